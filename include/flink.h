@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * flink.h: give a name to an open file (libflinkshim).
+ *
+ * Linux has no flink() system call. The kernel can do it two ways, and neither is always
+ * allowed:
+ *   - linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH): needs CAP_DAC_READ_SEARCH, or
+ *     Linux >= 6.10 and an fd opened under the caller's own credentials (not inherited across
+ *     fork() or execve(), not opened before a setuid()/capset()/setgroups() call);
+ *   - linkat(AT_FDCWD, "/proc/thread-self/fd/N", newdirfd, newpath, AT_SYMLINK_FOLLOW):
+ *     needs /proc mounted.
+ * flink() and flinkat() try the first and fall back to the second, so they work wherever
+ * either does.
+ *
+ * Typical use, to publish a fully written anonymous file:
+ *     int fd = open("dir", O_TMPFILE | O_WRONLY, 0644);
+ *     ... write(fd, ...) ...
+ *     if (flink(fd, "dir/name") != 0) perror("flink");
+ *
+ * Link with -lflinkshim. Note that linking the library also interposes linkat() and syscall()
+ * in the program, exactly as preloading it does (see flinkshim(1)).
+ */
+#ifndef FLINK_H
+#define FLINK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Flags for flinkat(). None is defined yet: pass 0. Every name beginning with FLINK_ is
+ * reserved for this header.
+ */
+#define FLINK_FLAGS_NONE 0
+
+/*
+ * flinkat(): make newpath (relative to newdirfd, as in linkat(2); AT_FDCWD for the current
+ * directory) a new hard link to the open file fd. fd may be an O_TMPFILE file, a regular
+ * file, or an O_PATH descriptor of one.
+ *
+ * Returns 0, or -1 with errno set. errno is left unchanged on success.
+ *   EBADF   fd is not an open file descriptor (or newdirfd is not, for a relative newpath).
+ *   EINVAL  flags has an unknown bit.
+ *   EEXIST  newpath exists already.
+ *   EXDEV   newpath is on another filesystem (or fd is a pipe, socket or other non-file).
+ *   EPERM   fd is a directory; or fs.protected_hardlinks forbids linking a file the caller
+ *           does not own and cannot both read and write.
+ *   EACCES, ENOTDIR, ENAMETOOLONG, ELOOP, EROFS, ENOSPC, EDQUOT, EMLINK, EFAULT: as linkat(2).
+ *   ENOENT  a directory in newpath does not exist; or the file can never get a name (it was
+ *           deleted, or is an O_TMPFILE opened with O_EXCL); or there is no way to link on
+ *           this system: the kernel refused the direct form (see above) and /proc is not
+ *           mounted. Mounting /proc, running with CAP_DAC_READ_SEARCH, or (on Linux >= 6.10)
+ *           opening the file in the calling process itself fixes the last case;
+ *           FLINKSHIM_DEBUG=1 says which case it was.
+ */
+int flinkat(int fd, int newdirfd, const char *newpath, int flags);
+
+/* flink(fd, newpath) is flinkat(fd, AT_FDCWD, newpath, 0). */
+int flink(int fd, const char *newpath);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

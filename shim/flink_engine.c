@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The fallback chain:
+ *   1. linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH). No /proc needed. The kernel allows it
+ *      with CAP_DAC_READ_SEARCH, or (Linux >= 6.10) when fd was opened under the caller's very
+ *      credentials; otherwise it says ENOENT.
+ *   2. On ENOENT, the /proc route. If the kernel refused step 1, this is the call that can
+ *      still work; if the ENOENT was genuine (missing directory, deleted or O_EXCL file), the
+ *      /proc route gives the same ENOENT. Either way its answer is exactly what the program
+ *      would get with /proc mounted, and with /proc hidden it is ENOENT: the only honest
+ *      answer left.
+ * Everything runs on the stack with plain syscalls: safe in signal handlers and fork/vfork
+ * children, no locks.
+ */
+#define _GNU_SOURCE 1
+#include "config.h"
+#include "flink_engine.h"
+
+#include "debug_log.h"
+#include "real_syms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+/* From <linux/magic.h>, spelled out to keep kernel headers optional. */
+#define PROC_SUPER_MAGIC_VALUE 0x9fa0
+
+static void log_start(struct debug_line *l, const struct flink_request *r)
+{
+	debug_line_start(l);
+	debug_line_str(l, r->caller);
+	debug_line_str(l, " ");
+	if (r->legacy) {
+		debug_line_str(l, r->proc_path);
+	} else {
+		debug_line_str(l, "fd ");
+		debug_line_int(l, r->fd);
+	}
+	debug_line_str(l, " -> ");
+	debug_line_str(l, r->newpath);
+	debug_line_str(l, ": ");
+}
+
+static void log_outcome(const struct flink_request *r, const char *what, int err)
+{
+	struct debug_line l;
+
+	log_start(&l, r);
+	debug_line_str(&l, what);
+	if (err == 0)
+		debug_line_str(&l, "ok");
+	else
+		debug_line_errno(&l, err);
+	debug_line_emit(&l);
+}
+
+static int proc_is_mounted(void)
+{
+	struct statfs sfs;
+
+	return statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE;
+}
+
+/*
+ * Why did both routes fail? Only for the diagnostic. The kernel checks the credentials for
+ * AT_EMPTY_PATH before it looks at the new name, so naming "/" (which always exists) tells
+ * a refusal (ENOENT) from a genuine answer (EEXIST), and creates nothing.
+ */
+static void explain_failure(const struct flink_request *r, int err)
+{
+	struct debug_line l;
+	int refused;
+
+	if (err != ENOENT || proc_is_mounted()) {
+		log_outcome(r, "direct AT_EMPTY_PATH: ENOENT; /proc form: ", err);
+		return;
+	}
+	refused = real_linkat(r->fd, "", AT_FDCWD, "/", AT_EMPTY_PATH) != 0 && errno == ENOENT;
+	log_start(&l, r);
+	if (refused)
+		debug_line_str(&l, "ENOENT: /proc is not mounted and the kernel refused "
+				   "AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH, or Linux >= 6.10 "
+				   "with the fd opened under the caller's own credentials (not "
+				   "inherited across fork or exec, not opened before a uid or "
+				   "capability change); mount /proc, or open the file in this "
+				   "process");
+	else
+		debug_line_str(&l, "direct AT_EMPTY_PATH: ENOENT (the kernel's own answer: "
+				   "missing directory, deleted file, or O_TMPFILE opened with "
+				   "O_EXCL); /proc is not mounted");
+	debug_line_emit(&l);
+}
+
+static int fd_is_closed(int fd)
+{
+	return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+}
+
+int flink_engine_run(const struct flink_request *r)
+{
+	int saved = errno;
+	int err;
+
+	if (real_linkat(r->fd, "", r->newdirfd, r->newpath, AT_EMPTY_PATH) == 0) {
+		if (debug_log_enabled())
+			log_outcome(r, "direct AT_EMPTY_PATH: ", 0);
+		errno = saved;
+		return 0;
+	}
+	err = errno;
+	/* The /proc route never sees EBADF for the file: /proc/self/fd/N of a closed N does
+	 * not exist. EBADF with N open is about newdirfd, and stands. */
+	if (err == EBADF && r->legacy && fd_is_closed(r->fd)) {
+		if (debug_log_enabled())
+			log_outcome(r, "fd is not open, as /proc would say: ", ENOENT);
+		errno = ENOENT;
+		return -1;
+	}
+	if (err != ENOENT) {
+		if (debug_log_enabled())
+			log_outcome(r, "direct AT_EMPTY_PATH: ", err);
+		errno = err;
+		return -1;
+	}
+	if (real_linkat(AT_FDCWD, r->proc_path, r->newdirfd, r->newpath, AT_SYMLINK_FOLLOW) == 0) {
+		if (debug_log_enabled())
+			log_outcome(r, "direct AT_EMPTY_PATH refused (ENOENT); /proc form: ", 0);
+		errno = saved;
+		return 0;
+	}
+	err = errno;
+	if (debug_log_enabled())
+		explain_failure(r, err);
+	errno = err;
+	return -1;
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kernel resolves /proc/self/fd/N by walking components and following symlinks. We walk
+ * the same way over a model of the few directories that matter, so every spelling the kernel
+ * accepts (//proc/./self/fd/../fd/3, /dev/fd/3, /proc/thread-self/../<tid>/fd/3...) maps to
+ * the same fd, and everything else is "not ours" and goes to the kernel untouched.
+ *
+ * ".." is physical, as in the kernel: /proc/self is a symlink to /proc/<pid>, so
+ * /proc/self/.. is /proc, and /proc/thread-self/.. is /proc/<pid>/task.
+ */
+#include "procfd_classify.h"
+
+#include <limits.h>
+#include <stddef.h>
+
+/* Where the walk stands in the model. */
+enum level {
+	AT_ROOT,
+	AT_DEV,
+	AT_PROC,
+	AT_PROC_ID,      /* /proc/<proc> */
+	AT_TASK_DIR,     /* /proc/<proc>/task */
+	AT_TASK_ID,      /* /proc/<proc>/task/<task> */
+	AT_FD_DIR,       /* .../fd */
+	AT_FD_LINK       /* .../fd/<n>: a magic link to the file; nothing may follow it */
+};
+
+struct walk {
+	enum level level;
+	long proc;
+	long task;
+	long fd;
+	enum procfd_via via;
+};
+
+/* The kernel caps a path at PATH_MAX bytes including the NUL; longer gets ENAMETOOLONG. */
+#define PROCFD_PATH_MAX 4096
+
+static int comp_is(const char *c, size_t len, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (word[i] != c[i])
+			return 0;
+	return word[len] == '\0';
+}
+
+/* procfs's name_to_int(): digits only, no leading zero. Returns -1 when the kernel would not
+ * find the entry, or when the value is above INT_MAX (no pid, tid or fd can be). */
+static long parse_number(const char *c, size_t len)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	if (len == 0 || len > 10 || (len > 1 && c[0] == '0'))
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (c[i] < '0' || c[i] > '9')
+			return -1;
+		n = n * 10 + (unsigned long)(c[i] - '0');
+	}
+	return n > (unsigned long)INT_MAX ? -1 : (long)n;
+}
+
+static void go_up(struct walk *w)
+{
+	switch (w->level) {
+	case AT_ROOT:
+	case AT_DEV:
+	case AT_PROC:
+		w->level = AT_ROOT;
+		break;
+	case AT_PROC_ID:
+		w->level = AT_PROC;
+		break;
+	case AT_TASK_DIR:
+		w->level = AT_PROC_ID;
+		break;
+	case AT_TASK_ID:
+		w->level = AT_TASK_DIR;
+		break;
+	case AT_FD_DIR:
+		w->level = w->task == PROCFD_ID_NONE ? AT_PROC_ID : AT_TASK_ID;
+		break;
+	case AT_FD_LINK:
+		break; /* unreachable: step() refuses anything after the magic link */
+	}
+}
+
+/* One component. Returns 0 to go on, -1 if the path leaves the model. */
+static int step(struct walk *w, const char *c, size_t len)
+{
+	long n;
+
+	if (w->level == AT_FD_LINK)
+		return -1; /* ".../fd/3/" or ".../fd/3/..": ENOTDIR or worse, not the idiom */
+	if (comp_is(c, len, "."))
+		return 0;
+	if (comp_is(c, len, "..")) {
+		go_up(w);
+		return 0;
+	}
+	switch (w->level) {
+	case AT_ROOT:
+		if (comp_is(c, len, "proc"))
+			w->level = AT_PROC;
+		else if (comp_is(c, len, "dev"))
+			w->level = AT_DEV;
+		else
+			return -1;
+		return 0;
+	case AT_DEV:
+		/* /dev/fd -> /proc/self/fd; /dev/stdin -> /proc/self/fd/0 (and 1, 2). */
+		w->proc = PROCFD_ID_PID;
+		w->task = PROCFD_ID_NONE;
+		if (comp_is(c, len, "fd")) {
+			w->via = PROCFD_VIA_DEV_FD;
+			w->level = AT_FD_DIR;
+			return 0;
+		}
+		if (comp_is(c, len, "stdin"))
+			w->via = PROCFD_VIA_DEV_STDIN, w->fd = 0;
+		else if (comp_is(c, len, "stdout"))
+			w->via = PROCFD_VIA_DEV_STDOUT, w->fd = 1;
+		else if (comp_is(c, len, "stderr"))
+			w->via = PROCFD_VIA_DEV_STDERR, w->fd = 2;
+		else
+			return -1;
+		w->level = AT_FD_LINK;
+		return 0;
+	case AT_PROC:
+		w->task = PROCFD_ID_NONE;
+		if (comp_is(c, len, "self")) {
+			w->proc = PROCFD_ID_PID;
+			w->level = AT_PROC_ID;
+		} else if (comp_is(c, len, "thread-self")) {
+			/* -> /proc/<pid>/task/<tid> */
+			w->proc = PROCFD_ID_PID;
+			w->task = PROCFD_ID_TID;
+			w->level = AT_TASK_ID;
+		} else if ((n = parse_number(c, len)) >= 0) {
+			w->proc = n;
+			w->level = AT_PROC_ID;
+		} else {
+			return -1;
+		}
+		return 0;
+	case AT_PROC_ID:
+		if (comp_is(c, len, "fd"))
+			w->level = AT_FD_DIR;
+		else if (comp_is(c, len, "task"))
+			w->level = AT_TASK_DIR;
+		else
+			return -1;
+		return 0;
+	case AT_TASK_DIR:
+		if ((n = parse_number(c, len)) < 0)
+			return -1;
+		w->task = n;
+		w->level = AT_TASK_ID;
+		return 0;
+	case AT_TASK_ID:
+		if (!comp_is(c, len, "fd"))
+			return -1;
+		w->level = AT_FD_DIR;
+		return 0;
+	case AT_FD_DIR:
+		if ((n = parse_number(c, len)) < 0)
+			return -1;
+		w->fd = n;
+		w->level = AT_FD_LINK;
+		return 0;
+	case AT_FD_LINK:
+		break;
+	}
+	return -1;
+}
+
+int procfd_parse(const char *path, struct procfd_ref *ref)
+{
+	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC };
+	const char *p = path;
+
+	if (path == NULL || path[0] != '/')
+		return -1; /* relative paths depend on olddirfd: the kernel's business */
+	while (*p != '\0') {
+		const char *c;
+
+		if (*p == '/') {
+			p++;
+			continue;
+		}
+		c = p;
+		while (*p != '\0' && *p != '/')
+			p++;
+		if (step(&w, c, (size_t)(p - c)) != 0)
+			return -1;
+		/* A slash after the magic link asks for a directory: ENOTDIR, not ours. */
+		if (w.level == AT_FD_LINK && *p == '/')
+			return -1;
+	}
+	if (w.level != AT_FD_LINK || p - path >= PROCFD_PATH_MAX)
+		return -1;
+	ref->fd = (int)w.fd;
+	ref->proc = w.proc;
+	ref->task = w.task;
+	ref->via = w.via;
+	return 0;
+}
+
+int procfd_needs_ids(const struct procfd_ref *ref)
+{
+	return ref->task != PROCFD_ID_TID;
+}
+
+static long id_value(long id, long pid, long tid)
+{
+	if (id == PROCFD_ID_PID)
+		return pid;
+	if (id == PROCFD_ID_TID)
+		return tid;
+	return id;
+}
+
+enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid)
+{
+	long proc = id_value(ref->proc, pid, tid);
+	long owner = proc;
+
+	if (ref->task != PROCFD_ID_NONE) {
+		/* /proc/<x>/task/<t>: x must be our process (by its pid or our own tid). */
+		if (ref->task == PROCFD_ID_TID)
+			return PROCFD_CALLER; /* /proc/thread-self, however reached */
+		if (proc != pid && proc != tid)
+			return PROCFD_NOT_OURS;
+		owner = ref->task;
+	}
+	if (owner == tid)
+		return PROCFD_CALLER;
+	if (owner == pid)
+		return PROCFD_LEADER;
+	return PROCFD_NOT_OURS; /* another process, or another thread of ours */
+}
+
+enum procfd_owner procfd_classify(const char *path, long pid, long tid, int *fd)
+{
+	struct procfd_ref ref;
+	enum procfd_owner owner;
+
+	if (procfd_parse(path, &ref) != 0)
+		return PROCFD_NOT_OURS;
+	owner = procfd_resolve(&ref, pid, tid);
+	if (owner != PROCFD_NOT_OURS)
+		*fd = ref.fd;
+	return owner;
+}

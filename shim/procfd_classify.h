@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The path classifier: does a linkat() oldpath name one of this process's own file
+ * descriptors through /proc, the way the kernel would resolve it with /proc mounted?
+ *
+ * Pure code: no syscalls, no globals, no allocation. The interposer gives it the caller's
+ * pid and tid; the unit tests and the fuzzer give it anything.
+ */
+#ifndef FLINKSHIM_PROCFD_CLASSIFY_H
+#define FLINKSHIM_PROCFD_CLASSIFY_H
+
+/* Placeholders for "the caller's pid" and "the caller's tid", for spellings that name them
+ * through a symlink (/proc/self, /proc/thread-self) rather than by number. */
+#define PROCFD_ID_PID (-2L)
+#define PROCFD_ID_TID (-3L)
+#define PROCFD_ID_NONE (-1L)
+
+/* Which symlink in /dev the spelling went through. Those links are made by whoever built
+ * /dev (udev, a container runtime), so the caller must check they point at /proc/self/fd. */
+enum procfd_via {
+	PROCFD_VIA_PROC = 0, /* /proc/... directly */
+	PROCFD_VIA_DEV_FD,   /* /dev/fd -> /proc/self/fd */
+	PROCFD_VIA_DEV_STDIN,
+	PROCFD_VIA_DEV_STDOUT,
+	PROCFD_VIA_DEV_STDERR
+};
+
+/* What a spelling resolves to, before the caller's ids are known:
+ * /proc/<proc>/fd/<fd>, or /proc/<proc>/task/<task>/fd/<fd> when task != PROCFD_ID_NONE.
+ * proc and task are numbers (>= 0) or the placeholders above. */
+struct procfd_ref {
+	int fd;
+	long proc;
+	long task;
+	enum procfd_via via;
+};
+
+/* Whose file descriptor table a spelling names, once the ids are known. */
+enum procfd_owner {
+	PROCFD_NOT_OURS = 0, /* not the idiom, or another process's or another thread's table */
+	PROCFD_CALLER,       /* the calling thread's own table: fd can be used as is */
+	PROCFD_LEADER        /* the thread-group leader's table: the caller's unless it unshared
+	                        CLONE_FILES (or the leader has exited) */
+};
+
+/* Parse an absolute path. Returns 0 and fills *ref if the path, walked as the kernel walks it
+ * (repeated slashes, ".", ".." after the /proc/self, /proc/thread-self and /dev/fd symlinks),
+ * ends on a /proc/<id>/fd/<n> magic link; -1 otherwise. Numbers are accepted as procfs
+ * accepts them: decimal digits only, no leading zero, no sign, fd at most INT_MAX. */
+int procfd_parse(const char *path, struct procfd_ref *ref);
+
+/* Does resolving ref need the caller's pid and tid? (No for /proc/thread-self/fd/N.) */
+int procfd_needs_ids(const struct procfd_ref *ref);
+
+/* Whose table ref names, for a caller with these ids. */
+enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid);
+
+/* Both steps: returns the owner and stores the fd in *fd when the owner is not
+ * PROCFD_NOT_OURS. */
+enum procfd_owner procfd_classify(const char *path, long pid, long tid, int *fd);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _GNU_SOURCE 1
+#include "config.h"
+#include "procfd_owner.h"
+
+#include "debug_log.h"
+#include "procfd_classify.h"
+#include "real_syms.h"
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef KCMP_FILES
+#define KCMP_FILES 2 /* <linux/kcmp.h> */
+#endif
+
+static long caller_tid(void)
+{
+#if defined(HAVE_GETTID)
+	return gettid();
+#else
+	return real_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+#endif
+}
+
+/*
+ * /proc/self is the thread-group leader, whose fd table is the caller's unless the caller
+ * unshared CLONE_FILES, or the leader has exited (its table is gone: /proc/self/fd is empty).
+ * kcmp() tells. Where kcmp is unavailable (CONFIG_KCMP off, or a seccomp profile such as
+ * Docker's default denies it), assume the shared table every ordinary thread has.
+ */
+static int leader_table_is_ours(long pid, long tid)
+{
+	int saved = errno;
+	long r = real_syscall6(SYS_kcmp, pid, tid, KCMP_FILES, 0, 0, 0);
+
+	errno = saved;
+	return r <= 0;
+}
+
+/* /dev/fd and /dev/std* are made by whoever populated /dev. Only a link to /proc/self/fd
+ * means what the program thinks; if it is missing, the kernel's ENOENT is the right answer. */
+static int dev_link_is_standard(enum procfd_via via)
+{
+	static const char *const links[][2] = {
+		[PROCFD_VIA_DEV_FD] = { "/dev/fd", "/proc/self/fd" },
+		[PROCFD_VIA_DEV_STDIN] = { "/dev/stdin", "/proc/self/fd/0" },
+		[PROCFD_VIA_DEV_STDOUT] = { "/dev/stdout", "/proc/self/fd/1" },
+		[PROCFD_VIA_DEV_STDERR] = { "/dev/stderr", "/proc/self/fd/2" },
+	};
+	char target[32];
+	const char *want = links[via][1];
+	int saved = errno;
+	ssize_t n = readlink(links[via][0], target, sizeof(target));
+	ssize_t i;
+
+	errno = saved;
+	for (i = 0; i < n; i++)
+		if (want[i] != target[i])
+			return 0;
+	return n > 0 && want[n] == '\0';
+}
+
+static void log_not_ours(const char *caller, const char *oldpath, const char *why)
+{
+	struct debug_line l;
+
+	debug_line_start(&l);
+	debug_line_str(&l, caller);
+	debug_line_str(&l, " ");
+	debug_line_str(&l, oldpath);
+	debug_line_str(&l, ": not rewritten: ");
+	debug_line_str(&l, why);
+	debug_line_emit(&l);
+}
+
+int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
+{
+	struct procfd_ref ref;
+	long pid = 0;
+	long tid = 0;
+	enum procfd_owner owner;
+
+	if (procfd_parse(oldpath, &ref) != 0)
+		return 0;
+	if (ref.via != PROCFD_VIA_PROC && !dev_link_is_standard(ref.via)) {
+		if (debug_log_enabled())
+			log_not_ours(caller, oldpath, "the /dev link does not point to /proc/self/fd");
+		return 0;
+	}
+	if (procfd_needs_ids(&ref)) {
+		pid = getpid();
+		tid = caller_tid();
+	}
+	owner = procfd_resolve(&ref, pid, tid);
+	if (owner == PROCFD_LEADER && pid != tid && !leader_table_is_ours(pid, tid)) {
+		if (debug_log_enabled())
+			log_not_ours(caller, oldpath,
+				     "the leader's fd table is not this thread's (CLONE_FILES "
+				     "unshared, or the main thread has exited)");
+		return 0;
+	}
+	if (owner == PROCFD_NOT_OURS) {
+		if (debug_log_enabled())
+			log_not_ours(caller, oldpath, "names another process's or thread's fds");
+		return 0;
+	}
+	*fd = ref.fd;
+	return 1;
+}

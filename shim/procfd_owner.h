@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The part of "is this /proc path one of our own fds?" that needs syscalls: the caller's ids,
+ * whether the leader's fd table is ours, whether /dev/fd really points into /proc.
+ */
+#ifndef FLINKSHIM_PROCFD_OWNER_H
+#define FLINKSHIM_PROCFD_OWNER_H
+
+/* 1 and *fd if oldpath names fd *fd in the calling thread's own fd table; 0 otherwise (the
+ * call is then passed through untouched). caller names the entry point for the diagnostic. */
+int procfd_own_fd(const char *oldpath, int *fd, const char *caller);
+
+#endif

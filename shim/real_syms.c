@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One pointer per symbol, published once with an atomic store; no lock anywhere, so a call
+ * from a signal handler, a fork child or a vfork child never waits.
+ *
+ * The constructor resolves both pointers. A call that arrives before it (from another
+ * library's constructor) resolves lazily. dlsym() may itself call malloc(), and a malloc
+ * preload may call syscall(): such a call re-enters while we are inside dlsym(). It must not
+ * wait and must not recurse, so while any resolution is in progress, calls use the raw
+ * syscall. If dlsym() finds nothing, the raw syscall is used for good, rather than exiting.
+ */
+#define _GNU_SOURCE 1
+#include "config.h"
+#include "real_syms.h"
+
+#include "raw_syscall.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+typedef int (*linkat_fn)(int, const char *, int, const char *, int);
+typedef long (*syscall_fn)(long, ...);
+
+static linkat_fn next_linkat;
+static syscall_fn next_syscall;
+static int resolving;
+
+static int raw_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+		      int flags)
+{
+	return (int)raw_syscall_errno(raw_syscall6(SYS_linkat, olddirfd, (long)oldpath, newdirfd,
+						   (long)newpath, flags, 0));
+}
+
+static long raw_syscall_variadic(long nr, ...)
+{
+	long a[6];
+	__builtin_va_list ap;
+	int i;
+
+	__builtin_va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = __builtin_va_arg(ap, long);
+	__builtin_va_end(ap);
+	return raw_syscall_errno(raw_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+}
+
+/* Returns 1 if this thread now owns the resolution, 0 if another one is in progress. */
+static int begin_resolving(void)
+{
+	return __atomic_exchange_n(&resolving, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+static void end_resolving(void)
+{
+	__atomic_store_n(&resolving, 0, __ATOMIC_RELEASE);
+}
+
+/* dlsym() may set the dlerror state and errno: neither is the caller's business. */
+static void *lookup(const char *name)
+{
+	int saved = errno;
+	void *sym = dlsym(RTLD_NEXT, name);
+
+	errno = saved;
+	return sym;
+}
+
+static linkat_fn get_linkat(void)
+{
+	linkat_fn f = __atomic_load_n(&next_linkat, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(f != NULL, 1))
+		return f;
+	if (!begin_resolving())
+		return raw_linkat;
+	f = (linkat_fn)lookup("linkat");
+	if (f == NULL)
+		f = raw_linkat;
+	__atomic_store_n(&next_linkat, f, __ATOMIC_RELEASE);
+	end_resolving();
+	return f;
+}
+
+static syscall_fn get_syscall(void)
+{
+	syscall_fn f = __atomic_load_n(&next_syscall, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(f != NULL, 1))
+		return f;
+	if (!begin_resolving())
+		return raw_syscall_variadic;
+	f = (syscall_fn)lookup("syscall");
+	if (f == NULL)
+		f = raw_syscall_variadic;
+	__atomic_store_n(&next_syscall, f, __ATOMIC_RELEASE);
+	end_resolving();
+	return f;
+}
+
+void real_syms_init(void)
+{
+	(void)get_linkat();
+	(void)get_syscall();
+}
+
+int real_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+	return get_linkat()(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+long real_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	return get_syscall()(nr, a1, a2, a3, a4, a5, a6);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The next linkat() and syscall() in the symbol chain: libc's, or another preload's (such as
+ * fakeroot) so that it still sees our calls.
+ */
+#ifndef FLINKSHIM_REAL_SYMS_H
+#define FLINKSHIM_REAL_SYMS_H
+
+/* Resolve both now. Called from the library constructor; safe to call more than once. */
+void real_syms_init(void);
+
+/* Call the next linkat(). libc conventions: -1 and errno on failure. */
+int real_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags);
+
+/* Call the next syscall() with all six argument registers. */
+long real_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+
+#endif
