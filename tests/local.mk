@@ -1,1 +1,23 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Test harness: every test speaks TAP, through automake's TAP driver.
+
+TAP_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+LOG_DRIVER = $(TAP_DRIVER)
+TEST_EXTENSIONS = .bats
+BATS_LOG_DRIVER = $(TAP_DRIVER)
+BATS_LOG_COMPILER = $(BATS) --tap
+
+# What every test may rely on (absolute paths, so tests can cd and drop privileges).
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	FLINKSHIM_LIB='$(abs_top_builddir)/.libs/$(FLINKSHIM_SONAME)'; export FLINKSHIM_LIB; \
+	FLINKSHIM_BIN='$(abs_top_builddir)/flinkshim'; export FLINKSHIM_BIN; \
+	HELPERS='$(abs_top_builddir)/tests/helpers'; export HELPERS; \
+	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB;
+
+EXTRA_DIST += tests/tap.h
+
+include tests/unit/local.mk
+include tests/helpers/local.mk
+include tests/bats/local.mk
