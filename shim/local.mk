@@ -26,3 +26,14 @@ libflinkshim_la_LDFLAGS = -version-info $(LT_VERSION_INFO) -no-undefined \
 	-Wl,--version-script=$(top_srcdir)/shim/libflinkshim.map -Wl,-z,now -Wl,-z,relro
 EXTRA_libflinkshim_la_DEPENDENCIES = shim/libflinkshim.map
 EXTRA_DIST += shim/libflinkshim.map
+
+# The flinkshim command. It does not link the library: it only finds it, checks that it loads,
+# and preloads it.
+bin_PROGRAMS += flinkshim
+flinkshim_SOURCES = \
+	shim/flinkshim_main.c \
+	shim/flinkshim_check.c shim/flinkshim_check.h \
+	shim/preload_env.c shim/preload_env.h \
+	shim/elf_static.c shim/elf_static.h
+flinkshim_CPPFLAGS = $(AM_CPPFLAGS) -DFLINKSHIM_LIBDIR='"$(libdir)"' \
+	-DFLINKSHIM_SONAME='"$(FLINKSHIM_SONAME)"'

@@ -21,3 +21,12 @@ EXTRA_DIST += tests/tap.h
 include tests/unit/local.mk
 include tests/helpers/local.mk
 include tests/bats/local.mk
+
+# The legacy program of the demo (built by `make`, so `make demo` works right after it).
+noinst_PROGRAMS = tests/helpers/legacy_tmpfile
+tests_helpers_legacy_tmpfile_SOURCES = tests/helpers/legacy_tmpfile.c
+
+EXTRA_DIST += tests/demo.sh
+.PHONY: demo
+demo: flinkshim libflinkshim.la tests/helpers/legacy_tmpfile
+	@$(SHELL) $(top_srcdir)/tests/demo.sh '$(abs_top_builddir)'

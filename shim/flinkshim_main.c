@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * flinkshim: run a command with libflinkshim preloaded, or report whether legacy programs
+ * can work here (--check).
+ *
+ * Exit status as env(1) and nice(1): the command's own status, or 125 if flinkshim itself
+ * failed, 126 if the command cannot be run, 127 if it was not found.
+ */
+#define _GNU_SOURCE 1
+#include "config.h"
+
+#include "elf_static.h"
+#include "flinkshim_check.h"
+#include "preload_env.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXIT_WRAPPER 125
+#define EXIT_CANNOT_RUN 126
+#define EXIT_NOT_FOUND 127
+
+static void usage(FILE *out)
+{
+	fputs("Usage: flinkshim [--debug] [--] COMMAND [ARG]...\n"
+	      "       flinkshim --check [DIR]\n"
+	      "Run COMMAND with libflinkshim preloaded, so that its\n"
+	      "linkat(AT_FDCWD, \"/proc/self/fd/N\", ..., AT_SYMLINK_FOLLOW) calls work\n"
+	      "without /proc.\n"
+	      "\n"
+	      "  --debug     print one line per rewritten call to stderr (FLINKSHIM_DEBUG=1)\n"
+	      "  --check     report whether legacy programs will work here, probing DIR\n"
+	      "              (default: the current directory)\n"
+	      "  --help      show this help\n"
+	      "  --version   show the version\n"
+	      "\n"
+	      "Environment: FLINKSHIM_DEBUG=1 as --debug; FLINKSHIM_LIBRARY=PATH preloads\n"
+	      "PATH instead of the installed library.\n"
+	      "Statically linked programs (most Go programs) cannot be reached by a preload.\n",
+	      out);
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("flinkshim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/*
+ * Which library to preload, as an absolute path. Run from a build tree (libflinkshim.la
+ * beside the executable), the freshly built one; installed, the one in $(libdir). The
+ * executable's own path comes from AT_EXECFN, which needs no /proc.
+ */
+static int find_library(char *out, size_t outsz)
+{
+	const char *override = secure_getenv("FLINKSHIM_LIBRARY");
+	const char *exe = (const char *)getauxval(AT_EXECFN);
+	char real[PATH_MAX], la[PATH_MAX + 32];
+	char *slash;
+
+	if (override != NULL && override[0] != '\0') {
+		if (realpath(override, out) == NULL || strlen(out) >= outsz)
+			snprintf(out, outsz, "%s", override);
+		return 0;
+	}
+	if (exe != NULL && realpath(exe, real) != NULL && (slash = strrchr(real, '/')) != NULL) {
+		*slash = '\0';
+		snprintf(la, sizeof(la), "%s/libflinkshim.la", real);
+		if (access(la, F_OK) == 0) {
+			if ((size_t)snprintf(out, outsz, "%s/.libs/%s", real, FLINKSHIM_SONAME) >= outsz)
+				return -1;
+			return 0;
+		}
+	}
+	if ((size_t)snprintf(out, outsz, "%s/%s", FLINKSHIM_LIBDIR, FLINKSHIM_SONAME) >= outsz)
+		return -1;
+	return 0;
+}
+
+/* The path execvp() would run, for the static-binary warning; NULL if not found. */
+static const char *which(const char *cmd, char *buf, size_t bufsz)
+{
+	const char *path = getenv("PATH");
+	const char *p;
+
+	if (strchr(cmd, '/') != NULL)
+		return cmd;
+	if (path == NULL)
+		path = "/bin:/usr/bin";
+	for (p = path;; p++) {
+		const char *start = p;
+		size_t len;
+
+		while (*p != '\0' && *p != ':')
+			p++;
+		len = (size_t)(p - start);
+		if ((size_t)snprintf(buf, bufsz, "%.*s%s%s", (int)len, start, len ? "/" : "",
+				     cmd) < bufsz &&
+		    access(buf, X_OK) == 0)
+			return buf;
+		if (*p == '\0')
+			return NULL;
+	}
+}
+
+static void warn_if_static(const char *cmd)
+{
+	char buf[PATH_MAX];
+	unsigned char head[4096];
+	const char *path = which(cmd, buf, sizeof(buf));
+	ssize_t n;
+	int fd;
+
+	if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n > 0 && elf_classify(head, (size_t)n) == ELF_STATIC)
+		fprintf(stderr,
+			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
+			"it, so its /proc/self/fd links are not rewritten (mount /proc, or "
+			"rebuild it dynamically linked)\n",
+			path);
+}
+
+static int run(char **argv, const char *lib)
+{
+	const char *existing = getenv("LD_PRELOAD");
+	size_t need = strlen(lib) + (existing ? strlen(existing) : 0) + 2;
+	char *preload = malloc(need);
+	void *handle;
+
+	/* Load it here first, as fakechroot does: a missing or broken library is an error
+	 * now, not a loader warning the user may never see. */
+	handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (handle == NULL)
+		return fail(EXIT_WRAPPER, "cannot load the shim library %s: %s", lib, dlerror());
+	if (preload == NULL || preload_compose(lib, existing, preload, need) == (size_t)-1)
+		return fail(EXIT_WRAPPER, "cannot build LD_PRELOAD: %s", strerror(ENOMEM));
+	if (setenv("LD_PRELOAD", preload, 1) != 0)
+		return fail(EXIT_WRAPPER, "cannot set LD_PRELOAD: %s", strerror(errno));
+	warn_if_static(argv[0]);
+	execvp(argv[0], argv);
+	return fail(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0],
+		    strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	char lib[PATH_MAX];
+	int check = 0;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(argv[i], "--debug") == 0) {
+			if (setenv("FLINKSHIM_DEBUG", "1", 1) != 0)
+				return fail(EXIT_WRAPPER, "cannot set FLINKSHIM_DEBUG: %s",
+					    strerror(errno));
+		} else if (strcmp(argv[i], "--check") == 0) {
+			check = 1;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+			printf("flinkshim %s (%s)\n", PACKAGE_VERSION, FLINKSHIM_LIBC);
+			return 0;
+		} else {
+			return fail(EXIT_WRAPPER, "unknown option '%s'\nTry 'flinkshim --help'.",
+				    argv[i]);
+		}
+	}
+	if (find_library(lib, sizeof(lib)) != 0)
+		return fail(EXIT_WRAPPER, "library path too long");
+	if (check) {
+		if (argc - i > 1)
+			return fail(EXIT_WRAPPER, "--check takes at most one directory");
+		return flinkshim_check(i < argc ? argv[i] : ".", lib);
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_WRAPPER;
+	}
+	return run(argv + i, lib);
+}
