@@ -16,7 +16,7 @@ AM_TESTS_ENVIRONMENT = \
 	HELPERS='$(abs_top_builddir)/tests/helpers'; export HELPERS; \
 	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB;
 
-EXTRA_DIST += tests/tap.h
+EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh
 
 include tests/unit/local.mk
 include tests/helpers/local.mk
@@ -30,3 +30,20 @@ EXTRA_DIST += tests/demo.sh
 .PHONY: demo
 demo: flinkshim libflinkshim.la tests/helpers/legacy_tmpfile
 	@$(SHELL) $(top_srcdir)/tests/demo.sh '$(abs_top_builddir)'
+
+# Unit tests of the wrapper's pure parts.
+check_PROGRAMS += tests/unit/preload_env_test tests/unit/elf_static_test
+TESTS += tests/unit/preload_env_test tests/unit/elf_static_test
+tests_unit_preload_env_test_SOURCES = tests/unit/preload_env_test.c shim/preload_env.c
+tests_unit_preload_env_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_unit_elf_static_test_SOURCES = tests/unit/elf_static_test.c shim/elf_static.c
+tests_unit_elf_static_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+
+# The wrapper's own suite.
+check_PROGRAMS += tests/helpers/static_true
+tests_helpers_static_true_SOURCES = tests/helpers/static_true.c
+tests_helpers_static_true_LDFLAGS = -all-static
+EXTRA_DIST += tests/bats/wrapper.bats
+if HAVE_BATS
+TESTS += tests/bats/wrapper.bats
+endif

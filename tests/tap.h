@@ -16,7 +16,7 @@ static int tap_count;
 static int tap_failed;
 static int tap_planned;
 
-static void tap_plan(int n)
+static inline void tap_plan(int n)
 {
 	tap_planned = 1;
 	printf("1..%d\n", n);
@@ -24,7 +24,7 @@ static void tap_plan(int n)
 }
 
 /* ok(cond, "description %d", ...) */
-__attribute__((format(printf, 2, 3))) static int tap_ok(int cond, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static inline int tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +40,7 @@ __attribute__((format(printf, 2, 3))) static int tap_ok(int cond, const char *fm
 	return cond;
 }
 
-__attribute__((format(printf, 1, 2))) static void tap_diag(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static inline void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -61,7 +61,7 @@ __attribute__((format(printf, 1, 2))) static void tap_diag(const char *fmt, ...)
 	} while (0)
 
 /* Skip one test point with a reason. */
-__attribute__((format(printf, 1, 2))) static void tap_skip(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static inline void tap_skip(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,7 +75,7 @@ __attribute__((format(printf, 1, 2))) static void tap_skip(const char *fmt, ...)
 }
 
 /* Skip the whole program: "1..0 # SKIP reason". */
-__attribute__((format(printf, 1, 2), noreturn)) static void tap_skip_all(const char *fmt, ...)
+__attribute__((format(printf, 1, 2), noreturn)) static inline void tap_skip_all(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -88,7 +88,7 @@ __attribute__((format(printf, 1, 2), noreturn)) static void tap_skip_all(const c
 }
 
 /* Print the plan if tap_plan() was not called, and exit with the failure count (capped). */
-__attribute__((noreturn)) static void tap_done(void)
+__attribute__((noreturn)) static inline void tap_done(void)
 {
 	if (tap_count == 0)
 		tap_ok(0, "no test ran");

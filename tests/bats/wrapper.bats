@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The flinkshim command: options, exit statuses, LD_PRELOAD composition, loud failures,
+# --check, and the end-to-end demo case.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	: "${FLINKSHIM_BIN:?run through make check}"
+	tmp=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$tmp"
+}
+
+# Run "$@" in a private mount namespace with an empty tmpfs over /proc.
+noproc() {
+	unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
+}
+
+need_namespaces() {
+	[ "$(id -u)" = 0 ] || skip "needs root to build a /proc-less mount namespace"
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+}
+
+@test "--version names the version and the libc" {
+	run "$FLINKSHIM_BIN" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^flinkshim\ [0-9]+\.[0-9]+\.[0-9]+\ \((glibc|musl|other)\)$ ]]
+}
+
+@test "--help prints usage on stdout and exits 0" {
+	run --separate-stderr "$FLINKSHIM_BIN" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Usage: flinkshim [--debug] [--] COMMAND"* ]]
+	[[ "$output" == *"--check"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "no command: usage on stderr, status 125" {
+	run --separate-stderr "$FLINKSHIM_BIN"
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"Usage: flinkshim"* ]]
+}
+
+@test "unknown option: says which, status 125" {
+	run --separate-stderr "$FLINKSHIM_BIN" --frobnicate true
+	[ "$status" -eq 125 ]
+	[[ "$stderr" == *"unknown option '--frobnicate'"* ]]
+}
+
+@test "command not found: status 127 and its name" {
+	run -127 --separate-stderr "$FLINKSHIM_BIN" no-such-command-flinkshim
+	[ "$status" -eq 127 ]
+	[[ "$stderr" == "flinkshim: no-such-command-flinkshim: No such file or directory" ]]
+}
+
+@test "command not executable: status 126" {
+	printf '#!/bin/sh\n' >"$tmp/noexec"
+	chmod 644 "$tmp/noexec"
+	run --separate-stderr "$FLINKSHIM_BIN" "$tmp/noexec"
+	[ "$status" -eq 126 ]
+	[[ "$stderr" == *"Permission denied"* ]]
+}
+
+@test "the command's exit status is flinkshim's" {
+	run "$FLINKSHIM_BIN" sh -c 'exit 42'
+	[ "$status" -eq 42 ]
+	run "$FLINKSHIM_BIN" -- sh -c 'exit 3'
+	[ "$status" -eq 3 ]
+}
+
+@test "death by a signal is seen as such: the command replaces flinkshim" {
+	run "$FLINKSHIM_BIN" sh -c 'kill -TERM $$'
+	[ "$status" -eq 143 ]
+}
+
+@test "-- ends the options: what follows is the command" {
+	run -127 --separate-stderr "$FLINKSHIM_BIN" -- --version
+	[ "$status" -eq 127 ]
+	[[ "$stderr" == *"--version: No such file or directory"* ]]
+}
+
+@test "LD_PRELOAD: the shim first, as an absolute path that exists" {
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$status" -eq 0 ]
+	[[ "$output" == /* ]]
+	[[ "$output" != *:* ]]
+	[[ "$(basename "$output")" == libflinkshim.so.* ]]
+	[ -f "$output" ]
+}
+
+@test "LD_PRELOAD: existing entries are kept, after the shim" {
+	cp "$FLINKSHIM_LIB" "$tmp/libother.so"
+	run --separate-stderr env LD_PRELOAD="$tmp/libother.so" \
+		"$FLINKSHIM_BIN" sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$status" -eq 0 ]
+	[[ "$output" == */libflinkshim.so.*:"$tmp/libother.so" ]]
+}
+
+@test "LD_PRELOAD: nesting the wrapper adds no second copy" {
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" \
+		"$FLINKSHIM_BIN" "$FLINKSHIM_BIN" sh -c 'printf %s "$LD_PRELOAD"'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *:* ]]
+	[[ "$output" == */libflinkshim.so.* ]]
+}
+
+@test "a missing library is a loud error before the command runs" {
+	run --separate-stderr env FLINKSHIM_LIBRARY="$tmp/missing/libflinkshim.so.0" \
+		"$FLINKSHIM_BIN" sh -c 'echo ran'
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"cannot load the shim library $tmp/missing/libflinkshim.so.0"* ]]
+}
+
+@test "a file that is not a library is a loud error too" {
+	echo 'not an ELF file' >"$tmp/libbroken.so"
+	run --separate-stderr env FLINKSHIM_LIBRARY="$tmp/libbroken.so" \
+		"$FLINKSHIM_BIN" sh -c 'echo ran'
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"cannot load the shim library"* ]]
+}
+
+@test "--debug turns on FLINKSHIM_DEBUG in the command" {
+	run --separate-stderr env -u FLINKSHIM_DEBUG "$FLINKSHIM_BIN" --debug sh -c 'printf %s "$FLINKSHIM_DEBUG"'
+	[ "$status" -eq 0 ]
+	[ "$output" = 1 ]
+	run --separate-stderr env -u FLINKSHIM_DEBUG "$FLINKSHIM_BIN" sh -c 'printf %s "${FLINKSHIM_DEBUG-unset}"'
+	[ "$output" = unset ]
+}
+
+@test "a statically linked command: a warning that the preload cannot reach it, and it still runs" {
+	run --separate-stderr "$FLINKSHIM_BIN" "$HELPERS/static_true"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"static_true is statically linked: LD_PRELOAD cannot reach it"* ]]
+	run --separate-stderr "$FLINKSHIM_BIN" sh -c true
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "end to end: a legacy program fails without /proc, and works under flinkshim" {
+	need_namespaces
+	run noproc "$HELPERS/legacy_tmpfile" "$tmp" without "content-1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"No such file or directory (errno 2)"* ]]
+	[ ! -e "$tmp/without" ]
+	run --separate-stderr noproc "$FLINKSHIM_BIN" --debug "$HELPERS/legacy_tmpfile" "$tmp" with "content-2"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$tmp/with")" = content-2 ]
+	[[ "$stderr" == *"flinkshim: linkat /proc/self/fd/"*" -> $tmp/with: direct AT_EMPTY_PATH: ok"* ]]
+}
+
+@test "--check as root without /proc: the probe says YES and exits 0" {
+	need_namespaces
+	run noproc "$FLINKSHIM_BIN" --check "$tmp"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/proc:"*"NOT mounted"* ]]
+	[[ "$output" == *"CAP_DAC_READ_SEARCH:"*"yes"* ]]
+	[[ "$output" =~ "inherited by a child:"\ +ok ]]
+	[[ "$(tail -n 1 <<<"$output")" == "verdict: YES:"* ]]
+	[ -z "$(ls -A "$tmp")" ]
+}
+
+@test "--check unprivileged without /proc: PARTLY, the inherited-fd case refused, exit 1" {
+	need_namespaces
+	# The build tree may sit under a directory the unprivileged user cannot enter.
+	cp "$FLINKSHIM_BIN" "$tmp/flinkshim"
+	mkdir "$tmp/.libs" "$tmp/probe"
+	cp "$FLINKSHIM_LIB" "$tmp/.libs/"
+	touch "$tmp/libflinkshim.la"
+	chmod -R a+rX "$tmp"
+	chmod 1777 "$tmp/probe"
+	run noproc setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		--bounding-set=-all "$tmp/flinkshim" --check "$tmp/probe"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"CAP_DAC_READ_SEARCH:"*"no"* ]]
+	[[ "$output" =~ "inherited by a child:"\ +ENOENT ]]
+	[[ "$(tail -n 1 <<<"$output")" == "verdict: PARTLY:"* ]]
+	[ -z "$(ls -A "$tmp/probe")" ]
+}
+
+@test "--check with /proc mounted: the /proc form is probed too" {
+	run "$FLINKSHIM_BIN" --check "$tmp"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/proc:"*"mounted"* ]]
+	[[ "$output" == *"/proc form:"*"ok"* ]]
+	[ -z "$(ls -A "$tmp")" ]
+}
+
+@test "--check on a directory that does not exist: status 2 and why" {
+	run "$FLINKSHIM_BIN" --check "$tmp/nope"
+	[ "$status" -eq 2 ]
+	[[ "$(tail -n 1 <<<"$output")" == "verdict: cannot probe: $tmp/nope: No such file or directory" ]]
+}
