@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -49,20 +50,16 @@ static const char *errname(int e)
 	}
 }
 
+/* capget(2) without <linux/capability.h>: a header {version, pid} and two data records of
+ * {effective, permitted, inheritable}, the first holding capabilities 0-31. */
 static int has_cap_dac_read_search(void)
 {
-	struct {
-		unsigned version;
-		int pid;
-	} hdr = { LINUX_CAPABILITY_VERSION_3_VALUE, 0 };
-	struct {
-		unsigned effective, permitted, inheritable;
-	} data[2];
+	unsigned header[2] = { LINUX_CAPABILITY_VERSION_3_VALUE, 0 };
+	unsigned data[6] = { 0 };
 
-	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &hdr, data) != 0)
+	if (syscall(SYS_capget, header, data) != 0)
 		return -1;
-	return (data[0].effective >> CAP_DAC_READ_SEARCH_BIT) & 1;
+	return (data[0] >> CAP_DAC_READ_SEARCH_BIT) & 1U ? 1 : 0;
 }
 
 static int proc_mounted(void)
@@ -75,11 +72,18 @@ static int proc_mounted(void)
 /* Kernel version as major*1000+minor, from uname's release string ("6.18.44-..."). */
 static int kernel_version(struct utsname *u)
 {
-	int major = 0, minor = 0;
+	char *end;
+	long major, minor;
 
-	if (uname(u) != 0 || sscanf(u->release, "%d.%d", &major, &minor) != 2)
+	if (uname(u) != 0)
 		return -1;
-	return major * 1000 + minor;
+	major = strtol(u->release, &end, 10);
+	if (*end != '.')
+		return -1;
+	minor = strtol(end + 1, &end, 10);
+	if (major < 0 || major > 1000 || minor < 0 || minor > 999)
+		return -1;
+	return (int)(major * 1000 + minor);
 }
 
 /*
@@ -91,9 +95,9 @@ enum route { DIRECT_OWN, DIRECT_CHILD, PROC_OWN };
 
 static int link_by(int fd, int dirfd, const char *name, enum route route)
 {
-	char path[64];
-
 	if (route == PROC_OWN) {
+		char path[64];
+
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		return linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
 	}

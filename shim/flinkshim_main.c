@@ -69,8 +69,9 @@ __attribute__((format(printf, 2, 3))) static int fail(int status, const char *fm
 static int find_library(char *out, size_t outsz)
 {
 	const char *override = secure_getenv("FLINKSHIM_LIBRARY");
-	const char *exe = (const char *)getauxval(AT_EXECFN);
-	char real[PATH_MAX], la[PATH_MAX + 32];
+	/* The auxiliary vector holds AT_EXECFN as an integer. */
+	const char *exe = (const char *)getauxval(AT_EXECFN); /* NOLINT(performance-no-int-to-ptr) */
+	char real[PATH_MAX];
 	char *slash;
 
 	if (override != NULL && override[0] != '\0') {
@@ -79,6 +80,8 @@ static int find_library(char *out, size_t outsz)
 		return 0;
 	}
 	if (exe != NULL && realpath(exe, real) != NULL && (slash = strrchr(real, '/')) != NULL) {
+		char la[PATH_MAX + 32];
+
 		*slash = '\0';
 		snprintf(la, sizeof(la), "%s/libflinkshim.la", real);
 		if (access(la, F_OK) == 0) {
@@ -142,7 +145,7 @@ static int run(char **argv, const char *lib)
 {
 	const char *existing = getenv("LD_PRELOAD");
 	size_t need = strlen(lib) + (existing ? strlen(existing) : 0) + 2;
-	char *preload = malloc(need);
+	char *preload;
 	void *handle;
 
 	/* Load it here first, as fakechroot does: a missing or broken library is an error
@@ -150,6 +153,7 @@ static int run(char **argv, const char *lib)
 	handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (handle == NULL)
 		return fail(EXIT_WRAPPER, "cannot load the shim library %s: %s", lib, dlerror());
+	preload = malloc(need);
 	if (preload == NULL || preload_compose(lib, existing, preload, need) == (size_t)-1)
 		return fail(EXIT_WRAPPER, "cannot build LD_PRELOAD: %s", strerror(ENOMEM));
 	if (setenv("LD_PRELOAD", preload, 1) != 0)

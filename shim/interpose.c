@@ -69,9 +69,13 @@ long syscall(long number, ...)
 	if (number == SYS_linkat) {
 		int result;
 
-		/* The kernel reads the dirfds and flags as int: so do we. */
-		if (rewrite_legacy("syscall(SYS_linkat)", (const char *)a[1], (int)a[2],
-				   (const char *)a[3], (int)a[4], &result))
+		/* The kernel reads the dirfds and flags as int: so do we. The paths arrive as
+		 * integers, as syscall() passes every argument. */
+		const char *oldpath = (const char *)a[1]; /* NOLINT(performance-no-int-to-ptr) */
+		const char *newpath = (const char *)a[3]; /* NOLINT(performance-no-int-to-ptr) */
+
+		if (rewrite_legacy("syscall(SYS_linkat)", oldpath, (int)a[2], newpath, (int)a[4],
+				   &result))
 			return result;
 	}
 	return real_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]);

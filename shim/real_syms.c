@@ -16,6 +16,7 @@
 #include "raw_syscall.h"
 
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
@@ -36,13 +37,13 @@ static int raw_linkat(int olddirfd, const char *oldpath, int newdirfd, const cha
 static long raw_syscall_variadic(long nr, ...)
 {
 	long a[6];
-	__builtin_va_list ap;
+	va_list ap;
 	int i;
 
-	__builtin_va_start(ap, nr);
+	va_start(ap, nr);
 	for (i = 0; i < 6; i++)
-		a[i] = __builtin_va_arg(ap, long);
-	__builtin_va_end(ap);
+		a[i] = va_arg(ap, long);
+	va_end(ap);
 	return raw_syscall_errno(raw_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
 }
 
