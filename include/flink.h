@@ -28,10 +28,22 @@ extern "C" {
 #endif
 
 /*
- * Flags for flinkat(). None is defined yet: pass 0. Every name beginning with FLINK_ is
- * reserved for this header.
+ * Flags for flinkat(), to be or'ed. Every name beginning with FLINK_ is reserved for this
+ * header.
+ *
+ * FLINK_REPLACE: if newpath exists, replace it atomically, as rename(2) would: the file is
+ *   linked under a fresh temporary name in newpath's directory, then renamed over newpath. A
+ *   reader of newpath sees the old file or the new one, never nothing. On failure the
+ *   temporary name is removed. If newpath is a directory the call fails as rename(2) does
+ *   (EISDIR), before anything is linked. Beware: the kernel never links an O_TMPFILE again
+ *   once a name it had was removed, so a rare failure of the final rename (EBUSY on a mount
+ *   point, say) leaves such a file unlinkable.
+ * FLINK_SYNC: make the result durable: fsync(2) the file before it gets its name, and the
+ *   directory that holds the name afterwards. If that last fsync fails, the call returns -1
+ *   (EIO, for example) although the name exists.
  */
-#define FLINK_FLAGS_NONE 0
+#define FLINK_REPLACE 0x1
+#define FLINK_SYNC 0x2
 
 /*
  * flinkat(): make newpath (relative to newdirfd, as in linkat(2); AT_FDCWD for the current
@@ -41,6 +53,8 @@ extern "C" {
  * Returns 0, or -1 with errno set. errno is left unchanged on success.
  *   EBADF   fd is not an open file descriptor (or newdirfd is not, for a relative newpath).
  *   EINVAL  flags has an unknown bit.
+ *   EISDIR  FLINK_REPLACE and newpath is a directory.
+ *   EIO     FLINK_SYNC and fsync(2) failed (see above).
  *   EEXIST  newpath exists already.
  *   EXDEV   newpath is on another filesystem (or fd is a pipe, socket or other non-file).
  *   EPERM   fd is a directory; or fs.protected_hardlinks forbids linking a file the caller

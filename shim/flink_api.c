@@ -7,38 +7,17 @@
 
 #include "export.h"
 #include "flink_engine.h"
+#include "flink_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
 
-#define FLINK_KNOWN_FLAGS FLINK_FLAGS_NONE
-
-/* /proc/thread-self rather than /proc/self: the calling thread's own fd table, even in a
- * thread that unshared CLONE_FILES. */
-#define PROC_FD_PREFIX "/proc/thread-self/fd/"
-
-static void format_proc_path(char *buf, int fd)
-{
-	char digits[12];
-	int n = 0;
-	unsigned u = (unsigned)fd;
-	const char *p;
-
-	do {
-		digits[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	for (p = PROC_FD_PREFIX; *p != '\0'; p++)
-		*buf++ = *p;
-	while (n > 0)
-		*buf++ = digits[--n];
-	*buf = '\0';
-}
+#define FLINK_KNOWN_FLAGS (FLINK_REPLACE | FLINK_SYNC)
 
 static int do_flinkat(int fd, int newdirfd, const char *newpath, int flags)
 {
-	char proc_path[sizeof(PROC_FD_PREFIX) + 11];
-	struct flink_request req;
+	int saved = errno;
+	int r;
 
 	if ((flags & ~FLINK_KNOWN_FLAGS) != 0) {
 		errno = EINVAL;
@@ -49,14 +28,18 @@ static int do_flinkat(int fd, int newdirfd, const char *newpath, int flags)
 		errno = EBADF;
 		return -1;
 	}
-	format_proc_path(proc_path, fd);
-	req.fd = fd;
-	req.newdirfd = newdirfd;
-	req.newpath = newpath;
-	req.proc_path = proc_path;
-	req.legacy = 0;
-	req.caller = "flinkat";
-	return flink_engine_run(&req);
+	/* Data first, name second: a crash must never leave the name on an incomplete file. */
+	if ((flags & FLINK_SYNC) != 0 && flink_sync_file(fd) != 0)
+		return -1;
+	if ((flags & FLINK_REPLACE) != 0)
+		r = flink_replace(fd, newdirfd, newpath);
+	else
+		r = flink_engine_fd(fd, newdirfd, newpath, "flinkat");
+	if (r == 0 && (flags & FLINK_SYNC) != 0)
+		r = flink_sync_parent(newdirfd, newpath);
+	if (r == 0)
+		errno = saved; /* a temporary name that was taken, say, must not show */
+	return r;
 }
 
 FLINKSHIM_EXPORT int flinkat(int fd, int newdirfd, const char *newpath, int flags)

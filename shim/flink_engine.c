@@ -136,3 +136,40 @@ int flink_engine_run(const struct flink_request *r)
 	errno = err;
 	return -1;
 }
+
+/* /proc/thread-self rather than /proc/self: the calling thread's own fd table, even in a
+ * thread that unshared CLONE_FILES. */
+#define PROC_FD_PREFIX "/proc/thread-self/fd/"
+
+static void format_proc_path(char *buf, int fd)
+{
+	char digits[12];
+	int n = 0;
+	unsigned u = (unsigned)fd;
+	const char *p;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	for (p = PROC_FD_PREFIX; *p != '\0'; p++)
+		*buf++ = *p;
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+}
+
+int flink_engine_fd(int fd, int newdirfd, const char *newpath, const char *caller)
+{
+	char proc_path[sizeof(PROC_FD_PREFIX) + 11];
+	struct flink_request req;
+
+	format_proc_path(proc_path, fd);
+	req.fd = fd;
+	req.newdirfd = newdirfd;
+	req.newpath = newpath;
+	req.proc_path = proc_path;
+	req.legacy = 0;
+	req.caller = caller;
+	return flink_engine_run(&req);
+}

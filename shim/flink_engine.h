@@ -22,4 +22,8 @@ struct flink_request {
 /* 0, or -1 with errno. errno is unchanged on success. */
 int flink_engine_run(const struct flink_request *req);
 
+/* The API's route: fd by itself, falling back to /proc/thread-self/fd/<fd>; EBADF for a bad
+ * fd. caller names the entry point in the diagnostic. */
+int flink_engine_fd(int fd, int newdirfd, const char *newpath, const char *caller);
+
 #endif

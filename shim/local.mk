@@ -15,6 +15,7 @@ libflinkshim_la_SOURCES = \
 	shim/export.h \
 	shim/flink_api.c \
 	shim/flink_engine.c shim/flink_engine.h \
+	shim/flink_replace.c shim/flink_replace.h \
 	shim/interpose.c \
 	shim/library_init.c \
 	shim/procfd_owner.c shim/procfd_owner.h \

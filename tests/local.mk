@@ -47,3 +47,20 @@ EXTRA_DIST += tests/bats/wrapper.bats
 if HAVE_BATS
 TESTS += tests/bats/wrapper.bats
 endif
+
+# flinkat() flags.
+check_PROGRAMS += tests/unit/flink_replace_test tests/helpers/flink_tool
+TESTS += tests/unit/flink_replace_test
+tests_unit_flink_replace_test_SOURCES = tests/unit/flink_replace_test.c
+tests_unit_flink_replace_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_unit_flink_replace_test_CFLAGS = $(AM_CFLAGS) -pthread
+tests_unit_flink_replace_test_LDADD = libflinkshim.la -lpthread
+tests_helpers_flink_tool_SOURCES = tests/helpers/flink_tool.c
+tests_helpers_flink_tool_LDADD = libflinkshim.la
+# -no-install: a real binary with a run path, not a libtool wrapper script, so it can be
+# copied, traced and run by another user.
+tests_helpers_flink_tool_LDFLAGS = -no-install
+EXTRA_DIST += tests/bats/flink_flags.bats
+if HAVE_BATS
+TESTS += tests/bats/flink_flags.bats
+endif
