@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "elf_static.h"
+#include "flinkshim_paths.h"
 #include "flinkshim_check.h"
 #include "preload_env.h"
 

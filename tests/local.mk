@@ -64,3 +64,13 @@ EXTRA_DIST += tests/bats/flink_flags.bats
 if HAVE_BATS
 TESTS += tests/bats/flink_flags.bats
 endif
+
+# Man pages render cleanly.
+TESTS += tests/man.sh
+EXTRA_DIST += tests/man.sh
+tests/man.sh: $(man_MANS)
+
+EXTRA_DIST += tests/installcheck.sh tests/installcheck.c
+installcheck-local:
+	$(SHELL) $(top_srcdir)/tests/installcheck.sh '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libdir)' \
+		'$(DESTDIR)$(pkgconfigdir)' '$(CC)' '$(top_srcdir)'
