@@ -131,6 +131,10 @@ int flink_engine_run(const struct flink_request *r)
 		return 0;
 	}
 	err = errno;
+	/* Kernels before 6.10 refuse AT_EMPTY_PATH before they look at the fd, and the /proc
+	 * route says ENOENT for a closed fd: the API promises EBADF for that. */
+	if (err == ENOENT && !r->legacy && fd_is_closed(r->fd))
+		err = EBADF;
 	if (debug_log_enabled())
 		explain_failure(r, err);
 	errno = err;

@@ -7,10 +7,12 @@
 #include "config.h"
 
 #include "debug_log.h"
+#include "procfd_owner.h"
 #include "real_syms.h"
 
 __attribute__((constructor)) static void flinkshim_init(void)
 {
 	debug_log_init();
 	real_syms_init();
+	procfd_owner_init();
 }

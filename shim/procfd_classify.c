@@ -31,6 +31,8 @@ struct walk {
 	long task;
 	long fd;
 	enum procfd_via via;
+	long passed[2]; /* numbered directories walked into and left again with ".." */
+	int npassed;
 };
 
 /* The kernel caps a path at PATH_MAX bytes including the NUL; longer gets ENAMETOOLONG. */
@@ -63,29 +65,52 @@ static long parse_number(const char *c, size_t len)
 	return n > (unsigned long)INT_MAX ? -1 : (long)n;
 }
 
-static void go_up(struct walk *w)
+/*
+ * The kernel looks up every component, even one that ".." leaves again: /proc/<n>/.. exists
+ * only if process n does. We cannot know that of another process, so a number walked through
+ * must be our own pid or tid, checked once the ids are known. Two numbers can be remembered;
+ * a third distinct one cannot be ours.
+ */
+static int remember_passed(struct walk *w, long n)
+{
+	int i;
+
+	if (n < 0)
+		return 0; /* /proc/self or /proc/thread-self: always there */
+	for (i = 0; i < w->npassed; i++)
+		if (w->passed[i] == n)
+			return 0;
+	if (w->npassed == 2)
+		return -1;
+	w->passed[w->npassed++] = n;
+	return 0;
+}
+
+static int go_up(struct walk *w)
 {
 	switch (w->level) {
 	case AT_ROOT:
 	case AT_DEV:
 	case AT_PROC:
 		w->level = AT_ROOT;
-		break;
+		return 0;
 	case AT_PROC_ID:
 		w->level = AT_PROC;
-		break;
+		return remember_passed(w, w->proc);
 	case AT_TASK_DIR:
 		w->level = AT_PROC_ID;
-		break;
+		w->task = PROCFD_ID_NONE;
+		return 0;
 	case AT_TASK_ID:
 		w->level = AT_TASK_DIR;
-		break;
+		return remember_passed(w, w->task);
 	case AT_FD_DIR:
 		w->level = w->task == PROCFD_ID_NONE ? AT_PROC_ID : AT_TASK_ID;
-		break;
+		return 0;
 	case AT_FD_LINK:
 		break; /* unreachable: step() refuses anything after the magic link */
 	}
+	return -1;
 }
 
 /* One component. Returns 0 to go on, -1 if the path leaves the model. */
@@ -97,10 +122,8 @@ static int step(struct walk *w, const char *c, size_t len)
 		return -1; /* ".../fd/3/" or ".../fd/3/..": ENOTDIR or worse, not the idiom */
 	if (comp_is(c, len, "."))
 		return 0;
-	if (comp_is(c, len, "..")) {
-		go_up(w);
-		return 0;
-	}
+	if (comp_is(c, len, ".."))
+		return go_up(w);
 	switch (w->level) {
 	case AT_ROOT:
 		if (comp_is(c, len, "proc"))
@@ -179,7 +202,8 @@ static int step(struct walk *w, const char *c, size_t len)
 
 int procfd_parse(const char *path, struct procfd_ref *ref)
 {
-	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC };
+	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC, { 0, 0 }, 0 };
+	int i;
 	const char *p = path;
 
 	if (path == NULL || path[0] != '/')
@@ -206,12 +230,20 @@ int procfd_parse(const char *path, struct procfd_ref *ref)
 	ref->proc = w.proc;
 	ref->task = w.task;
 	ref->via = w.via;
+	ref->npassed = w.npassed;
+	for (i = 0; i < 2; i++)
+		ref->passed[i] = i < w.npassed ? w.passed[i] : PROCFD_ID_NONE;
 	return 0;
 }
 
 int procfd_needs_ids(const struct procfd_ref *ref)
 {
-	return ref->task != PROCFD_ID_TID;
+	return ref->task != PROCFD_ID_TID || ref->npassed > 0;
+}
+
+int procfd_is_plain_self(const struct procfd_ref *ref)
+{
+	return ref->proc == PROCFD_ID_PID && ref->task == PROCFD_ID_NONE && ref->npassed == 0;
 }
 
 static long id_value(long id, long pid, long tid)
@@ -227,7 +259,11 @@ enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long ti
 {
 	long proc = id_value(ref->proc, pid, tid);
 	long owner = proc;
+	int i;
 
+	for (i = 0; i < ref->npassed; i++)
+		if (ref->passed[i] != pid && ref->passed[i] != tid)
+			return PROCFD_NOT_OURS; /* the kernel may not find that directory */
 	if (ref->task != PROCFD_ID_NONE) {
 		/* /proc/<x>/task/<t>: x must be our process (by its pid or our own tid). */
 		if (ref->task == PROCFD_ID_TID)

@@ -33,6 +33,10 @@ struct procfd_ref {
 	long proc;
 	long task;
 	enum procfd_via via;
+	/* Numbered directories the path entered and left with "..": the kernel looked them up,
+	 * so they must exist, which we can vouch for only if they are our own pid or tid. */
+	long passed[2];
+	int npassed;
 };
 
 /* Whose file descriptor table a spelling names, once the ids are known. */
@@ -51,6 +55,10 @@ int procfd_parse(const char *path, struct procfd_ref *ref);
 
 /* Does resolving ref need the caller's pid and tid? (No for /proc/thread-self/fd/N.) */
 int procfd_needs_ids(const struct procfd_ref *ref);
+
+/* Is ref plainly /proc/self/fd/N (however spelt): the leader's table, with no id to check?
+ * In the leader thread that is the caller's own table. */
+int procfd_is_plain_self(const struct procfd_ref *ref);
 
 /* Whose table ref names, for a caller with these ids. */
 enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid);

@@ -8,12 +8,41 @@
 #include "real_syms.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #ifndef KCMP_FILES
 #define KCMP_FILES 2 /* <linux/kcmp.h> */
 #endif
+
+/*
+ * Syscalls are the cost of the rewrite path: here one costs as much as a fifth of the link
+ * itself. The common spelling, /proc/self/fd/N, names the thread-group leader's table, and
+ * in the leader that is the caller's own: no need to ask the kernel for ids. The leader is
+ * recognised by its thread pointer, recorded at load time (when getpid() == gettid() says we
+ * run on it). A fork or vfork child of the leader runs on a copy of that thread pointer and
+ * is its own leader, so the shortcut holds there too. Any other thread takes the slow path.
+ */
+static long caller_tid(void);
+#define caller_tid_for_init caller_tid
+
+static pthread_t leader_thread;
+static int leader_known;
+
+void procfd_owner_init(void)
+{
+	if ((long)getpid() == caller_tid_for_init()) {
+		leader_thread = pthread_self();
+		__atomic_store_n(&leader_known, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static int running_on_leader(void)
+{
+	return __atomic_load_n(&leader_known, __ATOMIC_ACQUIRE) &&
+	       pthread_equal(pthread_self(), leader_thread);
+}
 
 static long caller_tid(void)
 {
@@ -40,8 +69,9 @@ static int leader_table_is_ours(long pid, long tid)
 }
 
 /* /dev/fd and /dev/std* are made by whoever populated /dev. Only a link to /proc/self/fd
- * means what the program thinks; if it is missing, the kernel's ENOENT is the right answer. */
-static int dev_link_is_standard(enum procfd_via via)
+ * means what the program thinks; if it is missing, the kernel's ENOENT is the right answer.
+ * A link found right is remembered: /dev is not rebuilt under a running program. */
+static int read_dev_link_is_standard(enum procfd_via via)
 {
 	static const char *const links[][2] = {
 		[PROCFD_VIA_DEV_FD] = { "/dev/fd", "/proc/self/fd" },
@@ -60,6 +90,18 @@ static int dev_link_is_standard(enum procfd_via via)
 		if (want[i] != target[i])
 			return 0;
 	return n > 0 && want[n] == '\0';
+}
+
+static int dev_link_seen_standard[PROCFD_VIA_DEV_STDERR + 1];
+
+static int dev_link_is_standard(enum procfd_via via)
+{
+	if (__atomic_load_n(&dev_link_seen_standard[via], __ATOMIC_RELAXED))
+		return 1;
+	if (!read_dev_link_is_standard(via))
+		return 0;
+	__atomic_store_n(&dev_link_seen_standard[via], 1, __ATOMIC_RELAXED);
+	return 1;
 }
 
 static void log_not_ours(const char *caller, const char *oldpath, const char *why)
@@ -88,6 +130,10 @@ int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
 		if (debug_log_enabled())
 			log_not_ours(caller, oldpath, "the /dev link does not point to /proc/self/fd");
 		return 0;
+	}
+	if (procfd_is_plain_self(&ref) && running_on_leader()) {
+		*fd = ref.fd; /* /proc/self/fd/N in the leader: the fast path */
+		return 1;
 	}
 	if (procfd_needs_ids(&ref)) {
 		pid = getpid();

@@ -6,6 +6,9 @@
 #ifndef FLINKSHIM_PROCFD_OWNER_H
 #define FLINKSHIM_PROCFD_OWNER_H
 
+/* Load-time setup: remember the leader thread (see procfd_owner.c). */
+void procfd_owner_init(void);
+
 /* 1 and *fd if oldpath names fd *fd in the calling thread's own fd table; 0 otherwise (the
  * call is then passed through untouched). caller names the entry point for the diagnostic. */
 int procfd_own_fd(const char *oldpath, int *fd, const char *caller);
