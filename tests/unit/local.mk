@@ -1,1 +1,33 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Unit tests (TAP, one program per shim source) and the spelling probe, which measures the
+# same case table as the classifier's unit test against the running kernel.
+
+EXTRA_DIST += tests/unit/procfd_cases.h tests/unit/errno_name.h
+
+check_PROGRAMS += tests/unit/procfd_classify_test
+TESTS += tests/unit/procfd_classify_test
+tests_unit_procfd_classify_test_SOURCES = tests/unit/procfd_classify_test.c
+tests_unit_procfd_classify_test_LDADD = libprocfd.la
+
+# Built from the library's own source file: the writer has no entry point of its own.
+check_PROGRAMS += tests/unit/debug_log_test
+TESTS += tests/unit/debug_log_test
+tests_unit_debug_log_test_SOURCES = tests/unit/debug_log_test.c shim/debug_log.c
+# Per-target flags give the test its own object of shim/debug_log.c, apart from the
+# library's libtool object.
+tests_unit_debug_log_test_CFLAGS = $(AM_CFLAGS)
+
+# Linking the library also interposes linkat() in the test: the direct-form comparisons
+# below pass through it untouched (AT_EMPTY_PATH is never rewritten).
+check_PROGRAMS += tests/unit/flink_api_test
+TESTS += tests/unit/flink_api_test
+tests_unit_flink_api_test_SOURCES = tests/unit/flink_api_test.c
+tests_unit_flink_api_test_LDADD = libflinkshim.la
+
+# No shim here: the kernel's own answers are what is measured.
+check_PROGRAMS += tests/helpers/spelling_probe
+TESTS += tests/helpers/spelling_probe
+tests_helpers_spelling_probe_SOURCES = tests/helpers/spelling_probe.c
+tests_helpers_spelling_probe_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_spelling_probe_LDFLAGS = -pthread
+tests_helpers_spelling_probe_LDADD = libprocfd.la
