@@ -16,6 +16,15 @@
 #define KCMP_FILES 2 /* <linux/kcmp.h> */
 #endif
 
+static long caller_tid(void)
+{
+#if defined(HAVE_GETTID)
+	return gettid();
+#else
+	return real_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+#endif
+}
+
 /*
  * Syscalls are the cost of the rewrite path: here one costs as much as a fifth of the link
  * itself. The common spelling, /proc/self/fd/N, names the thread-group leader's table, and
@@ -24,15 +33,12 @@
  * run on it). A fork or vfork child of the leader runs on a copy of that thread pointer and
  * is its own leader, so the shortcut holds there too. Any other thread takes the slow path.
  */
-static long caller_tid(void);
-#define caller_tid_for_init caller_tid
-
 static pthread_t leader_thread;
 static int leader_known;
 
 void procfd_owner_init(void)
 {
-	if ((long)getpid() == caller_tid_for_init()) {
+	if ((long)getpid() == caller_tid()) {
 		leader_thread = pthread_self();
 		__atomic_store_n(&leader_known, 1, __ATOMIC_RELEASE);
 	}
@@ -42,15 +48,6 @@ static int running_on_leader(void)
 {
 	return __atomic_load_n(&leader_known, __ATOMIC_ACQUIRE) &&
 	       pthread_equal(pthread_self(), leader_thread);
-}
-
-static long caller_tid(void)
-{
-#if defined(HAVE_GETTID)
-	return gettid();
-#else
-	return real_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
-#endif
 }
 
 /*
