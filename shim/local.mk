@@ -42,6 +42,7 @@ nodist_flinkshim_SOURCES = shim/flinkshim_paths.h
 # ${exec_prefix}). A header, not -D flags, so that reconfiguring with another prefix
 # rebuilds the command.
 BUILT_SOURCES = shim/flinkshim_paths.h
+shim/flinkshim_main.$(OBJEXT): shim/flinkshim_paths.h
 CLEANFILES += shim/flinkshim_paths.h
 shim/flinkshim_paths.h: Makefile
 	$(AM_V_GEN)$(MKDIR_P) shim && { \
