@@ -26,14 +26,14 @@ FLINKSHIM_EXPORT long syscall(long number, ...);
 
 /* The idiom is exactly linkat(<ignored>, "/proc/.../fd/N", newdirfd, newpath,
  * AT_SYMLINK_FOLLOW). Any other flag bit makes it some other call: AT_EMPTY_PATH is already
- * the direct form, and unknown bits earn the kernel's EINVAL. */
+ * the direct form, and unknown bits earn the kernel's EINVAL. Callers test the flags. */
 static int rewrite_legacy(const char *caller, const char *oldpath, int newdirfd,
-			  const char *newpath, int flags, int *result)
+			  const char *newpath, int *result)
 {
 	struct flink_request req;
 	int fd;
 
-	if (flags != AT_SYMLINK_FOLLOW || oldpath == NULL || !procfd_own_fd(oldpath, &fd, caller))
+	if (oldpath == NULL || !procfd_own_fd(oldpath, &fd, caller))
 		return 0;
 	req.fd = fd;
 	req.newdirfd = newdirfd;
@@ -45,18 +45,50 @@ static int rewrite_legacy(const char *caller, const char *oldpath, int newdirfd,
 	return 1;
 }
 
-int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+/*
+ * Only AT_SYMLINK_FOLLOW calls can be the idiom, and they are handled out of line: the
+ * interposers' own bodies are then a compare and a tail jump, with no stack frame, so every
+ * other call pays a few instructions (bench/: `make bench`, instructions per call).
+ */
+__attribute__((noinline)) static int linkat_follow(int olddirfd, const char *oldpath,
+						   int newdirfd, const char *newpath)
 {
 	int result;
 
-	if (rewrite_legacy("linkat", oldpath, newdirfd, newpath, flags, &result))
+	if (rewrite_legacy("linkat", oldpath, newdirfd, newpath, &result))
 		return result;
+	return real_linkat(olddirfd, oldpath, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+}
+
+int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+	if (__builtin_expect(flags == AT_SYMLINK_FOLLOW, 0))
+		return linkat_follow(olddirfd, oldpath, newdirfd, newpath);
 	return real_linkat(olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
-/* The number is checked before anything else: every other syscall costs one compare. All six
- * argument registers are forwarded, as the caller's syscall() would have passed them. */
+/* The kernel reads the dirfds and flags as int: so do we. The paths arrive as integers, as
+ * syscall() passes every argument. */
+__attribute__((noinline)) static long syscall_linkat_follow(long a0, long a1, long a2, long a3,
+							    long a4, long a5)
+{
+	const char *oldpath = (const char *)a1; /* NOLINT(performance-no-int-to-ptr) */
+	const char *newpath = (const char *)a3; /* NOLINT(performance-no-int-to-ptr) */
+	int result;
+
+	if (rewrite_legacy("syscall(SYS_linkat)", oldpath, (int)a2, newpath, &result))
+		return result;
+	return real_syscall6(SYS_linkat, a0, a1, a2, a3, a4, a5);
+}
+
+/* All six argument registers are forwarded, as the caller's syscall() would have passed
+ * them. */
+#if defined(__x86_64__)
+FLINKSHIM_HIDDEN long flinkshim_syscall_args(long number, ...);
+long flinkshim_syscall_args(long number, ...)
+#else
 long syscall(long number, ...)
+#endif
 {
 	long a[6];
 	va_list ap;
@@ -66,17 +98,38 @@ long syscall(long number, ...)
 	for (i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (number == SYS_linkat) {
-		int result;
-
-		/* The kernel reads the dirfds and flags as int: so do we. The paths arrive as
-		 * integers, as syscall() passes every argument. */
-		const char *oldpath = (const char *)a[1]; /* NOLINT(performance-no-int-to-ptr) */
-		const char *newpath = (const char *)a[3]; /* NOLINT(performance-no-int-to-ptr) */
-
-		if (rewrite_legacy("syscall(SYS_linkat)", oldpath, (int)a[2], newpath, (int)a[4],
-				   &result))
-			return result;
-	}
+	if (number == SYS_linkat && (int)a[4] == AT_SYMLINK_FOLLOW)
+		return syscall_linkat_follow(a[0], a[1], a[2], a[3], a[4], a[5]);
 	return real_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+
+#if defined(__x86_64__)
+/*
+ * syscall() itself, on x86-64: the number is checked before anything else, as cwrap does, and
+ * every other call jumps straight on to the next syscall() with the caller's registers and
+ * stack untouched, five instructions in all. In C, va_start alone costs more than that (it
+ * spills all six argument registers), and forwarding a seventh argument on the stack needs a
+ * frame. SYS_linkat, and any call before the next syscall() is resolved, takes the C function
+ * above, which sees the very same arguments. %r11 is scratch in the ABI and carries no
+ * argument; %al (the vector register count of a variadic call) is left as the caller set it.
+ */
+#define FLINKSHIM_STR2(x) #x
+#define FLINKSHIM_STR(x) FLINKSHIM_STR2(x)
+__asm__("	.text\n"
+	"	.globl	syscall\n"
+	"	.type	syscall, @function\n"
+	"	.p2align 4\n"
+	"syscall:\n"
+	"	.cfi_startproc\n"
+#if defined(__CET__)
+	"	endbr64\n"
+#endif
+	"	cmpq	$" FLINKSHIM_STR(SYS_linkat) ", %rdi\n"
+	"	je	flinkshim_syscall_args\n"
+	"	movq	flinkshim_next_syscall(%rip), %r11\n"
+	"	testq	%r11, %r11\n"
+	"	je	flinkshim_syscall_args\n"
+	"	jmp	*%r11\n"
+	"	.cfi_endproc\n"
+	"	.size	syscall, .-syscall\n");
+#endif

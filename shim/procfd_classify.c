@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Where the walk stands in the model. */
 enum level {
@@ -200,6 +201,38 @@ static int step(struct walk *w, const char *c, size_t len)
 	return -1;
 }
 
+/*
+ * "/proc/self/fd/N", the spelling of open(2)'s example and of nearly every program, read in one
+ * pass: the walk below costs several times as many instructions. Returns 0 only for that exact
+ * spelling with a number procfs accepts; anything else, even a spelling the kernel would
+ * resolve, goes to the walk, which stays the one authority.
+ */
+static int parse_canonical(const char *path, struct procfd_ref *ref)
+{
+	static const char prefix[] = "/proc/self/fd/";
+	const char *digits = path + sizeof(prefix) - 1;
+	size_t i;
+	long n;
+
+	/* strnlen first, so that memcmp never reads past the string's end; a memcmp of a
+	 * constant 14 bytes compiles to two 8-byte compares. */
+	if (strnlen(path, sizeof(prefix)) < sizeof(prefix) ||
+	    memcmp(path, prefix, sizeof(prefix) - 1) != 0)
+		return -1;
+	for (i = 0; digits[i] >= '0' && digits[i] <= '9'; i++)
+		if (i == 10)
+			return -1;
+	if (digits[i] != '\0' || (n = parse_number(digits, i)) < 0)
+		return -1;
+	ref->fd = (int)n;
+	ref->proc = PROCFD_ID_PID;
+	ref->task = PROCFD_ID_NONE;
+	ref->via = PROCFD_VIA_PROC;
+	ref->passed[0] = ref->passed[1] = PROCFD_ID_NONE;
+	ref->npassed = 0;
+	return 0;
+}
+
 int procfd_parse(const char *path, struct procfd_ref *ref)
 {
 	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC, { 0, 0 }, 0 };
@@ -208,6 +241,8 @@ int procfd_parse(const char *path, struct procfd_ref *ref)
 
 	if (path == NULL || path[0] != '/')
 		return -1; /* relative paths depend on olddirfd: the kernel's business */
+	if (parse_canonical(path, ref) == 0)
+		return 0;
 	while (*p != '\0') {
 		const char *c;
 
@@ -261,7 +296,9 @@ enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long ti
 	long owner = proc;
 	int i;
 
-	for (i = 0; i < ref->npassed; i++)
+	/* Bounded by the array too: ref may come from anyone (the fuzzer, a unit test). */
+	for (i = 0; i < ref->npassed && i < (int)(sizeof(ref->passed) / sizeof(ref->passed[0]));
+	     i++)
 		if (ref->passed[i] != pid && ref->passed[i] != tid)
 			return PROCFD_NOT_OURS; /* the kernel may not find that directory */
 	if (ref->task != PROCFD_ID_NONE) {

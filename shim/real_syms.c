@@ -13,6 +13,7 @@
 #include "config.h"
 #include "real_syms.h"
 
+#include "export.h"
 #include "raw_syscall.h"
 
 #include <dlfcn.h>
@@ -24,7 +25,9 @@ typedef int (*linkat_fn)(int, const char *, int, const char *, int);
 typedef long (*syscall_fn)(long, ...);
 
 static linkat_fn next_linkat;
-static syscall_fn next_syscall;
+/* Not static: interpose.c's syscall() reads it from assembly (hidden: never exported). */
+FLINKSHIM_HIDDEN syscall_fn flinkshim_next_syscall;
+#define next_syscall flinkshim_next_syscall
 static int resolving;
 
 static int raw_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
@@ -68,12 +71,15 @@ static void *lookup(const char *name)
 	return sym;
 }
 
-static linkat_fn get_linkat(void)
+/*
+ * The slow paths are functions of their own, kept out of line: then the fast path that every
+ * call takes (one load, one test, one jump) needs no stack frame, and real_linkat() compiles
+ * to a tail jump instead of saving and restoring its five arguments around a call.
+ */
+__attribute__((noinline, cold)) static linkat_fn resolve_linkat(void)
 {
-	linkat_fn f = __atomic_load_n(&next_linkat, __ATOMIC_ACQUIRE);
+	linkat_fn f;
 
-	if (__builtin_expect(f != NULL, 1))
-		return f;
 	if (!begin_resolving())
 		return raw_linkat;
 	f = (linkat_fn)lookup("linkat");
@@ -84,12 +90,10 @@ static linkat_fn get_linkat(void)
 	return f;
 }
 
-static syscall_fn get_syscall(void)
+__attribute__((noinline, cold)) static syscall_fn resolve_syscall(void)
 {
-	syscall_fn f = __atomic_load_n(&next_syscall, __ATOMIC_ACQUIRE);
+	syscall_fn f;
 
-	if (__builtin_expect(f != NULL, 1))
-		return f;
 	if (!begin_resolving())
 		return raw_syscall_variadic;
 	f = (syscall_fn)lookup("syscall");
@@ -98,6 +102,24 @@ static syscall_fn get_syscall(void)
 	__atomic_store_n(&next_syscall, f, __ATOMIC_RELEASE);
 	end_resolving();
 	return f;
+}
+
+static inline linkat_fn get_linkat(void)
+{
+	linkat_fn f = __atomic_load_n(&next_linkat, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(f != NULL, 1))
+		return f;
+	return resolve_linkat();
+}
+
+static inline syscall_fn get_syscall(void)
+{
+	syscall_fn f = __atomic_load_n(&next_syscall, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(f != NULL, 1))
+		return f;
+	return resolve_syscall();
 }
 
 void real_syms_init(void)

@@ -12,6 +12,10 @@ void real_syms_init(void);
 /* Call the next linkat(). libc conventions: -1 and errno on failure. */
 int real_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags);
 
+/* The next syscall(), NULL until resolved. Read by syscall()'s assembly fast path on x86-64
+ * (interpose.c); everyone else calls real_syscall6(). */
+extern long (*flinkshim_next_syscall)(long, ...);
+
 /* Call the next syscall() with all six argument registers. */
 long real_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 
