@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
+#include <stdio.h> /* renameat() */
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -34,22 +34,64 @@ static size_t dir_len(const char *path)
 	return slash == NULL ? 0 : (size_t)(slash - path) + 1;
 }
 
+/* Append x in hex, leaving room for the NUL; returns the new end, or NULL when the buffer is
+ * full (or p is NULL already). */
+static char *put_hex(char *p, const char *end, unsigned long x)
+{
+	char digits[2 * sizeof(x)];
+	int n = 0;
+
+	if (p == NULL)
+		return NULL;
+	do {
+		digits[n++] = "0123456789abcdef"[x & 0xf];
+		x >>= 4;
+	} while (x != 0);
+	if (end - p <= n)
+		return NULL;
+	while (n > 0)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* Append "." and x in hex; NULL in, NULL out. */
+static char *put_dot_hex(char *p, const char *end, unsigned long x)
+{
+	if (p == NULL || end - p < 2)
+		return NULL;
+	*p++ = '.';
+	return put_hex(p, end, x);
+}
+
 /* "<dir>/.#flink.<pid>.<n>.<ns>": unique within this process by the counter, across
- * processes by the pid, across pid reuse by the clock; EEXIST makes us try again anyway. */
+ * processes by the pid, across pid reuse by the clock; EEXIST makes us try again anyway.
+ * Formatted by hand: no stdio in the library. */
 static int temp_name(char *buf, size_t size, const char *newpath)
 {
+	static const char tag[] = ".#flink.";
 	size_t dlen = dir_len(newpath);
+	const char *end = buf + size;
 	struct timespec ts;
 	unsigned long n = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-	int len;
+	char *p = buf;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	len = snprintf(buf, size, "%.*s.#flink.%lx.%lx.%lx", (int)dlen, newpath,
-		       (unsigned long)getpid(), n, (unsigned long)ts.tv_nsec);
-	if (len < 0 || (size_t)len >= size) {
+	if (dlen + sizeof(tag) > size) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	memcpy(p, newpath, dlen);
+	p += dlen;
+	memcpy(p, tag, sizeof(tag) - 1);
+	p += sizeof(tag) - 1;
+	p = put_hex(p, end, (unsigned long)getpid());
+	p = put_dot_hex(p, end, n);
+	p = put_dot_hex(p, end, (unsigned long)ts.tv_nsec);
+	if (p == NULL) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	*p = '\0';
 	return 0;
 }
 

@@ -14,7 +14,9 @@ AM_TESTS_ENVIRONMENT = \
 	FLINKSHIM_LIB='$(abs_top_builddir)/.libs/$(FLINKSHIM_SONAME)'; export FLINKSHIM_LIB; \
 	FLINKSHIM_BIN='$(abs_top_builddir)/flinkshim'; export FLINKSHIM_BIN; \
 	HELPERS='$(abs_top_builddir)/tests/helpers'; export HELPERS; \
-	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB;
+	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB; \
+	FLINKSHIM_SANITIZERS='$(FLINKSHIM_SANITIZERS)'; export FLINKSHIM_SANITIZERS; \
+	FLINKSHIM_LIBC='$(FLINKSHIM_LIBC_NAME)'; export FLINKSHIM_LIBC;
 
 EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh
 
@@ -55,6 +57,7 @@ tests_unit_flink_replace_test_SOURCES = tests/unit/flink_replace_test.c
 tests_unit_flink_replace_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_unit_flink_replace_test_CFLAGS = $(AM_CFLAGS) -pthread
 tests_unit_flink_replace_test_LDADD = libflinkshim.la -lpthread
+tests_unit_flink_replace_test_LDFLAGS = -no-install
 tests_helpers_flink_tool_SOURCES = tests/helpers/flink_tool.c
 tests_helpers_flink_tool_LDADD = libflinkshim.la
 # -no-install: a real binary with a run path, not a libtool wrapper script, so it can be
@@ -74,3 +77,16 @@ EXTRA_DIST += tests/installcheck.sh tests/installcheck.c
 installcheck-local:
 	$(SHELL) $(top_srcdir)/tests/installcheck.sh '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libdir)' \
 		'$(DESTDIR)$(pkgconfigdir)' '$(CC)' '$(top_srcdir)'
+
+# What the library may call (async-signal-safe functions only), and the unit tests under
+# valgrind. They run after the unit tests themselves (make's order of TESTS).
+TESTS += tests/undefined_symbols.sh tests/valgrind.sh
+EXTRA_DIST += tests/undefined_symbols.sh tests/valgrind.sh tests/valgrind.supp
+
+# The same suite in a sanitizer build (ASan + UBSan), in a build directory of its own.
+.PHONY: check-sanitizers
+check-sanitizers:
+	rm -rf _sanitizers && $(MKDIR_P) _sanitizers
+	cd _sanitizers && $(abs_top_srcdir)/configure --enable-sanitizers CC='$(CC)' \
+		--disable-silent-rules >/dev/null && $(MAKE) $(AM_MAKEFLAGS) check
+	rm -rf _sanitizers

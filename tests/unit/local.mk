@@ -23,6 +23,8 @@ check_PROGRAMS += tests/unit/flink_api_test
 TESTS += tests/unit/flink_api_test
 tests_unit_flink_api_test_SOURCES = tests/unit/flink_api_test.c
 tests_unit_flink_api_test_LDADD = libflinkshim.la
+# A real binary, not a libtool wrapper script: tests/valgrind.sh runs it under memcheck.
+tests_unit_flink_api_test_LDFLAGS = -no-install
 
 # No shim here: the kernel's own answers are what is measured.
 check_PROGRAMS += tests/helpers/spelling_probe
