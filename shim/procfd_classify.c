@@ -34,10 +34,17 @@ struct walk {
 	enum procfd_via via;
 	long passed[2]; /* numbered directories walked into and left again with ".." */
 	int npassed;
+	int links; /* symlinks the kernel follows on the way, the final magic link included */
 };
 
 /* The kernel caps a path at PATH_MAX bytes including the NUL; longer gets ENAMETOOLONG. */
 #define PROCFD_PATH_MAX 4096
+
+/* The kernel follows at most MAXSYMLINKS (40) symlinks in one lookup, the final magic link
+ * included; the 41st is ELOOP. Measured with linkat(..., AT_SYMLINK_FOLLOW) on 6.18:
+ * "/proc/" + 38 x "self/../" + "self/fd/N" (40 links) links, one more "self/../" is ELOOP.
+ * /dev/fd costs 2 (itself, then /proc/self in its body), /dev/stdin 3 (and fd/0). */
+#define PROCFD_MAX_LINKS 40
 
 static int comp_is(const char *c, size_t len, const char *word)
 {
@@ -141,6 +148,7 @@ static int step(struct walk *w, const char *c, size_t len)
 		if (comp_is(c, len, "fd")) {
 			w->via = PROCFD_VIA_DEV_FD;
 			w->level = AT_FD_DIR;
+			w->links += 2;
 			return 0;
 		}
 		if (comp_is(c, len, "stdin"))
@@ -152,17 +160,20 @@ static int step(struct walk *w, const char *c, size_t len)
 		else
 			return -1;
 		w->level = AT_FD_LINK;
+		w->links += 3;
 		return 0;
 	case AT_PROC:
 		w->task = PROCFD_ID_NONE;
 		if (comp_is(c, len, "self")) {
 			w->proc = PROCFD_ID_PID;
 			w->level = AT_PROC_ID;
+			w->links++;
 		} else if (comp_is(c, len, "thread-self")) {
 			/* -> /proc/<pid>/task/<tid> */
 			w->proc = PROCFD_ID_PID;
 			w->task = PROCFD_ID_TID;
 			w->level = AT_TASK_ID;
+			w->links++;
 		} else if ((n = parse_number(c, len)) >= 0) {
 			w->proc = n;
 			w->level = AT_PROC_ID;
@@ -194,6 +205,7 @@ static int step(struct walk *w, const char *c, size_t len)
 			return -1;
 		w->fd = n;
 		w->level = AT_FD_LINK;
+		w->links++;
 		return 0;
 	case AT_FD_LINK:
 		break;
@@ -235,7 +247,8 @@ static int parse_canonical(const char *path, struct procfd_ref *ref)
 
 int procfd_parse(const char *path, struct procfd_ref *ref)
 {
-	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC, { 0, 0 }, 0 };
+	struct walk w = { AT_ROOT, PROCFD_ID_NONE, PROCFD_ID_NONE, -1, PROCFD_VIA_PROC, { 0, 0 }, 0,
+			  0 };
 	int i;
 	const char *p = path;
 
@@ -253,7 +266,7 @@ int procfd_parse(const char *path, struct procfd_ref *ref)
 		c = p;
 		while (*p != '\0' && *p != '/')
 			p++;
-		if (step(&w, c, (size_t)(p - c)) != 0)
+		if (step(&w, c, (size_t)(p - c)) != 0 || w.links > PROCFD_MAX_LINKS)
 			return -1;
 		/* A slash after the magic link asks for a directory: ENOTDIR, not ours. */
 		if (w.level == AT_FD_LINK && *p == '/')

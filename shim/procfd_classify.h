@@ -50,7 +50,8 @@ enum procfd_owner {
 /* Parse an absolute path. Returns 0 and fills *ref if the path, walked as the kernel walks it
  * (repeated slashes, ".", ".." after the /proc/self, /proc/thread-self and /dev/fd symlinks),
  * ends on a /proc/<id>/fd/<n> magic link; -1 otherwise. Numbers are accepted as procfs
- * accepts them: decimal digits only, no leading zero, no sign, fd at most INT_MAX. */
+ * accepts them: decimal digits only, no leading zero, no sign, fd at most INT_MAX. As in the
+ * kernel, a path of 4096 bytes or more, or one that follows more than 40 symlinks, fails. */
 int procfd_parse(const char *path, struct procfd_ref *ref);
 
 /* Does resolving ref need the caller's pid and tid? (No for /proc/thread-self/fd/N.) */
