@@ -289,6 +289,11 @@ int procfd_needs_ids(const struct procfd_ref *ref)
 	return ref->task != PROCFD_ID_TID || ref->npassed > 0;
 }
 
+int procfd_has_numbers(const struct procfd_ref *ref)
+{
+	return ref->proc >= 0 || ref->task >= 0 || ref->npassed > 0;
+}
+
 int procfd_is_plain_self(const struct procfd_ref *ref)
 {
 	return ref->proc == PROCFD_ID_PID && ref->task == PROCFD_ID_NONE && ref->npassed == 0;

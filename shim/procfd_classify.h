@@ -57,6 +57,11 @@ int procfd_parse(const char *path, struct procfd_ref *ref);
 /* Does resolving ref need the caller's pid and tid? (No for /proc/thread-self/fd/N.) */
 int procfd_needs_ids(const struct procfd_ref *ref);
 
+/* Does ref name a process or task by number (/proc/<pid>, task/<tid>, or a number walked
+ * through)? Such numbers mean something only in the pid namespace of the /proc they are read
+ * in. */
+int procfd_has_numbers(const struct procfd_ref *ref);
+
 /* Is ref plainly /proc/self/fd/N (however spelt): the leader's table, with no id to check?
  * In the leader thread that is the caller's own table. */
 int procfd_is_plain_self(const struct procfd_ref *ref);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #ifndef KCMP_FILES
@@ -63,6 +64,40 @@ static int leader_table_is_ours(long pid, long tid)
 
 	errno = saved;
 	return r <= 0;
+}
+
+/*
+ * A pid in a path is read in the pid namespace of the procfs mounted at /proc. When /proc is
+ * hidden, the program meant a /proc of its own namespace, where getpid() is its number. But a
+ * process in a new pid namespace that kept its parent's /proc sees other numbers there:
+ * /proc/<getpid()> is then some other process. /proc/self tells which namespace it is.
+ */
+#define PROC_SUPER_MAGIC_VALUE 0x9fa0
+
+static int proc_numbers_are_ours(long pid)
+{
+	char buf[24];
+	int saved = errno;
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf));
+	struct statfs sfs;
+	long v = 0;
+	ssize_t i;
+
+	if (n <= 0) {
+		/* No /proc/self: no procfs at all (the question is then about a /proc of our own
+		 * namespace), or a procfs of a namespace we are not in (nothing there is ours). */
+		int procfs = statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE;
+
+		errno = saved;
+		return !procfs;
+	}
+	errno = saved;
+	for (i = 0; i < n; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return 0;
+		v = v * 10 + (buf[i] - '0');
+	}
+	return n < (ssize_t)sizeof(buf) && v == pid;
 }
 
 /* /dev/fd and /dev/std* are made by whoever populated /dev. Only a link to /proc/self/fd
@@ -137,6 +172,12 @@ int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
 		tid = caller_tid();
 	}
 	owner = procfd_resolve(&ref, pid, tid);
+	if (owner != PROCFD_NOT_OURS && procfd_has_numbers(&ref) && !proc_numbers_are_ours(pid)) {
+		if (debug_log_enabled())
+			log_not_ours(caller, oldpath,
+				     "/proc belongs to another pid namespace: its numbers are not ours");
+		return 0;
+	}
 	if (owner == PROCFD_LEADER && pid != tid && !leader_table_is_ours(pid, tid)) {
 		if (debug_log_enabled())
 			log_not_ours(caller, oldpath,
