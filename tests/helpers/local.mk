@@ -1,1 +1,41 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Helper programs and libraries that the bats suites (tests/bats) drive. They act like real
+# legacy programs, so the suites test the shim the way users meet it: preloaded, from outside.
+# Built by `make check` only.
+
+# errno by name in the output, so that the suites compare names, not numbers.
+HELPER_ERRNO = tests/helpers/errno_name.c tests/helpers/errno_name.h
+
+check_PROGRAMS += tests/helpers/legacy_link
+tests_helpers_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)
+tests_helpers_legacy_link_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_legacy_link_LDFLAGS = -pthread
+
+check_PROGRAMS += tests/helpers/oldkernel
+tests_helpers_oldkernel_SOURCES = tests/helpers/oldkernel.c
+
+check_PROGRAMS += tests/helpers/passthrough
+tests_helpers_passthrough_SOURCES = tests/helpers/passthrough.c $(HELPER_ERRNO)
+
+check_PROGRAMS += tests/helpers/foreign_fd
+tests_helpers_foreign_fd_SOURCES = tests/helpers/foreign_fd.c $(HELPER_ERRNO)
+tests_helpers_foreign_fd_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_foreign_fd_LDFLAGS = -pthread
+
+# A second linkat() preload, to test composition in both LD_PRELOAD orders.
+check_LTLIBRARIES += tests/helpers/libcountlink.la
+tests_helpers_libcountlink_la_SOURCES = tests/helpers/libcountlink.c
+tests_helpers_libcountlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere -no-undefined
+
+# A library that uses the idiom from its constructor, and a program linked against it.
+# -rpath makes libtool build it shared (its constructor must run from the loader, before the
+# preloaded shim's); -no-install links early_main straight to the uninstalled library, with
+# no libtool wrapper script in between.
+check_LTLIBRARIES += tests/helpers/libearly.la
+tests_helpers_libearly_la_SOURCES = tests/helpers/libearly.c tests/helpers/libearly.h
+tests_helpers_libearly_la_LDFLAGS = -avoid-version -rpath /nowhere -no-undefined
+
+check_PROGRAMS += tests/helpers/early_main
+tests_helpers_early_main_SOURCES = tests/helpers/early_main.c $(HELPER_ERRNO)
+tests_helpers_early_main_LDADD = tests/helpers/libearly.la
+tests_helpers_early_main_LDFLAGS = -no-install

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A /proc path that names someone else's fd table is never rewritten. foreign_fd holds file A
+# at fd 42 and lets someone else hold file B at their fd 42 (a child process, or another thread
+# with its own table), then links the /proc path of THEIR fd 42 to DIR/out. A shim that turned
+# the path into linkat(42, "", ...) would link A: with /proc hidden the only right answer is
+# ENOENT and no DIR/out. Natively (with /proc) the kernel links whatever the path names, and
+# the shim must not change that either.
+
+load common
+
+setup_file() {
+	fls_setup_file
+}
+
+teardown_file() {
+	fls_teardown_file
+}
+
+setup() {
+	fls_setup
+}
+
+# check_mode MODE NATIVE_FILE NOPROC_OUTCOME NOPROC_DEBUG USER
+#   NATIVE_FILE: A or B, what the kernel links with /proc mounted (with and without the shim);
+#   NOPROC_OUTCOME: ok (then NATIVE_FILE is linked) or ENOENT, under the shim without /proc.
+check_mode() {
+	local mode=$1 file=$2 outcome=$3 debug=$4 user=$5 as=() native_dir shim_dir noproc_dir
+
+	[ "$user" = unpriv ] && as=(unpriv)
+	native_dir=$(fls_workdir)
+	shim_dir=$(fls_workdir)
+	noproc_dir=$(fls_workdir)
+	run --separate-stderr in_world "${as[@]}" foreign_fd "$mode" "$native_dir"
+	expect_linkat ok "$native_dir" out "$file"$'\n' || return 1
+	run --separate-stderr in_world "${as[@]}" shim foreign_fd "$mode" "$shim_dir"
+	expect_linkat ok "$shim_dir" out "$file"$'\n' || return 1
+	run --separate-stderr in_world noproc "${as[@]}" shim debug foreign_fd "$mode" "$noproc_dir"
+	if [ "$outcome" = ok ]; then
+		expect_linkat ok "$noproc_dir" out "$file"$'\n' "$debug"
+	else
+		expect_linkat ENOENT "$noproc_dir" out "" "$debug"
+	fi
+}
+
+# for_users MODE ...: check_mode as root, then as 65534 where possible.
+for_users() {
+	fls_need_noproc
+	fls_fast check_mode "$@" root
+	if [ -z "$FLS_SKIP_UNPRIV" ]; then
+		fls_fast check_mode "$@" unpriv
+	fi
+}
+
+NOT_OURS="^flinkshim: linkat /proc/[^ ]*: $FLS_DBG_NOT_OURS"
+
+@test "/proc/CHILD/fd/N: the child's file natively; ENOENT under the shim without /proc" {
+	for_users process B ENOENT "$NOT_OURS"
+}
+
+@test "/proc/CHILD/task/CHILD/fd/N: the child's file natively; ENOENT under the shim without /proc" {
+	for_users process-task B ENOENT "$NOT_OURS"
+}
+
+@test "/proc/PID/task/OTHER/fd/N, the other thread with its own fd table: never our fd" {
+	for_users thread B ENOENT "$NOT_OURS"
+}
+
+@test "/proc/PID/task/OTHER/fd/N, the other thread sharing our table: not rewritten either" {
+	for_users thread-shared A ENOENT "$NOT_OURS"
+}
+
+@test "/proc/self/fd/N from a thread that unshared its fd table: the leader's fd, not rewritten" {
+	for_users leader A ENOENT "not rewritten: the leader's fd table is not this thread's"
+}
+
+@test "/proc/thread-self/fd/N from that thread: its own fd, rewritten" {
+	fls_need_noproc
+	fls_fast check_mode thread-self B ok " -> out: $FLS_DBG_DIRECT_OK" root
+	if [ -z "$FLS_SKIP_UNPRIV" ]; then
+		# Threads share credentials: the direct form is allowed wherever the kernel has 6.10's
+		# rule; before it, no route.
+		if [ "$FLS_KERNEL_FLINK" = yes ]; then
+			fls_fast check_mode thread-self B ok " -> out: $FLS_DBG_DIRECT_OK" unpriv
+		else
+			fls_fast check_mode thread-self B ENOENT "$FLS_DBG_REFUSED" unpriv
+		fi
+	fi
+}
+
+# The leader-exited case: natively not linked at all.
+leader_exited() {
+	local user=$1 as=() native_dir noproc_dir
+	[ "$user" = unpriv ] && as=(unpriv)
+	native_dir=$(fls_workdir)
+	noproc_dir=$(fls_workdir)
+	run --separate-stderr in_world "${as[@]}" foreign_fd leader-exited "$native_dir"
+	expect_linkat ENOENT "$native_dir" out "" || return 1
+	run --separate-stderr in_world noproc "${as[@]}" shim debug foreign_fd leader-exited "$noproc_dir"
+	expect_linkat ENOENT "$noproc_dir" out "" \
+		"not rewritten: the leader's fd table is not this thread's"
+}
+
+@test "/proc/self/fd/N after the main thread exited: ENOENT natively, and not rewritten" {
+	fls_need_noproc
+	fls_fast leader_exited root
+	if [ -z "$FLS_SKIP_UNPRIV" ]; then
+		fls_fast leader_exited unpriv
+	fi
+}
+
+# A path made before fork names the parent: linked in the child it is another process's fd.
+before_fork() {
+	local dir where id
+	dir=$(fls_workdir)
+	for where in fork vfork; do
+		id=$where
+		run --separate-stderr in_world legacy_link -w "$where" -p '/proc/%P/fd/%d' -c $'P\n' "$dir" "native-$id"
+		expect_linkat ok "$dir" "native-$id" $'P\n' || return 1
+		run --separate-stderr in_world noproc shim debug legacy_link -w "$where" -p '/proc/%P/fd/%d' "$dir" "noproc-$id"
+		expect_linkat ENOENT "$dir" "noproc-$id" "" "$NOT_OURS" || return 1
+	done
+}
+
+@test "/proc/PARENT/fd/N made before fork, linked in the fork or vfork child: the parent's, not rewritten" {
+	fls_need_noproc
+	fls_fast before_fork
+}
+
+# other_pidns CMD...: CMD as pid 2 of a new pid namespace that keeps the old /proc, where
+# numbers are the old namespace's: /proc/2 there is not CMD (pid 2 of the namespace that
+# mounted /proc: kthreadd on a host, some other process in a container).
+other_pidns() {
+	unshare -p -f sh -c '"$@"; exit $?' sh "$@"
+}
+
+@test "/proc of another pid namespace: /proc/<getpid()>/fd/N is someone else's there, not rewritten" {
+	[ "$EUID" = 0 ] || skip "needs root for a pid namespace"
+	unshare -p -f true 2>/dev/null || skip "pid namespaces are not allowed here"
+	local dir native
+	dir=$(fls_workdir)
+	# fd 1000: whoever is pid 2 in /proc's namespace surely has no fd 1000: natively ENOENT.
+	run --separate-stderr other_pidns "$FLS_PUB/legacy_link" -p '/proc/%p/fd/%d' --fd=1000 "$dir" native
+	native=$output
+	[ "$native" = "linkat=-1 errno=ENOENT" ] ||
+		skip "pid 2 of /proc's namespace has an fd 1000 (natively: $native): cannot build the case"
+	expect_absent "$dir" native
+	run --separate-stderr other_pidns env "LD_PRELOAD=$FLS_LIB" FLINKSHIM_DEBUG=1 \
+		"$FLS_PUB/legacy_link" -p '/proc/%p/fd/%d' --fd=1000 "$dir" shim
+	expect_eq "under the shim, as natively" "$output" "$native"
+	expect_absent "$dir" shim
+}

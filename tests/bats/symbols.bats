@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What the library shows the programs it is preloaded into (libfiu's lesson): every exported
+# symbol can collide with a program's own, so exactly the public API and the two interposers,
+# and no library a program does not already have.
+
+load common
+
+setup() {
+	fls_setup
+	: "${FLINKSHIM_LIB:?run the suites through make check}"
+}
+
+@test "exported text symbols: exactly flink, flinkat, linkat, syscall" {
+	command -v nm >/dev/null || skip "nm is not installed"
+	run --separate-stderr nm -D --defined-only "$FLINKSHIM_LIB"
+	expect_eq "nm status" "$status" 0
+	local text
+	text=$(printf '%s\n' "${lines[@]}" | awk '$2 ~ /^[TtWwi]$/ {print $3}' | sort | tr '\n' ' ')
+	expect_eq "text symbols" "$text" "flink flinkat linkat syscall "
+	# Nor any data or other defined symbol a program could collide with.
+	local other
+	other=$(printf '%s\n' "${lines[@]}" | awk '$2 !~ /^[TtWwi]$/ {print $2, $3}')
+	expect_eq "other defined symbols" "$other" ""
+}
+
+@test "the interposers are unversioned, so programs bound to linkat@GLIBC reach them" {
+	command -v readelf >/dev/null || skip "readelf is not installed"
+	run --separate-stderr readelf --dyn-syms -W "$FLINKSHIM_LIB"
+	expect_eq "readelf status" "$status" 0
+	local sym
+	for sym in linkat syscall; do
+		[[ $output =~ [[:space:]]$sym([[:space:]]|$) ]] ||
+			fls_fail "$sym is missing, or versioned, in the dynamic symbol table: $output"
+	done
+}
+
+@test "NEEDED: libc only" {
+	command -v readelf >/dev/null || skip "readelf is not installed"
+	run --separate-stderr readelf -d "$FLINKSHIM_LIB"
+	expect_eq "readelf status" "$status" 0
+	local needed
+	needed=$(printf '%s\n' "${lines[@]}" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | tr '\n' ' ')
+	expect_match "NEEDED entries" "$needed" '^libc\.so(\.[0-9]+)? $'
+}
+
+@test "ldd: libc and the loader, nothing else" {
+	command -v ldd >/dev/null || skip "ldd is not installed"
+	run --separate-stderr ldd "$FLINKSHIM_LIB"
+	expect_eq "ldd status" "$status" 0
+	local line name
+	for line in "${lines[@]}"; do
+		name=${line#"${line%%[![:space:]]*}"}
+		name=${name%% *}
+		case $name in
+		linux-vdso.so.* | linux-gate.so.* | libc.so.* | */ld-linux*.so.* | ld-linux*.so.* | */ld-musl-*.so.*) ;;
+		*) fls_fail "unexpected dependency: $line" ;;
+		esac
+	done
+	[[ $output == *libc.so* ]] || fls_fail "libc is not among the dependencies: $output"
+}
