@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 
 FLINKSHIM_EXPORT int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
@@ -27,13 +28,38 @@ FLINKSHIM_EXPORT long syscall(long number, ...);
 /* The idiom is exactly linkat(<ignored>, "/proc/.../fd/N", newdirfd, newpath,
  * AT_SYMLINK_FOLLOW). Any other flag bit makes it some other call: AT_EMPTY_PATH is already
  * the direct form, and unknown bits earn the kernel's EINVAL. Callers test the flags. */
+/*
+ * Recognising the idiom means reading oldpath, which the kernel would only copy, answering
+ * EFAULT for a bad pointer. The pointers that can never be a string are left to the kernel
+ * unread: NULL and the rest of the zero page (never mapped: vm.mmap_min_addr), and addresses
+ * above user space. Checking any other pointer would cost a syscall on every call (a quarter
+ * of the rewrite's time here); it is read as libc's string functions read theirs.
+ */
+static int never_readable(const char *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a < 4096)
+		return 1;
+#if defined(__x86_64__)
+	return a >> 47 != 0; /* above 128 TiB: kernel or non-canonical (5-level paging maps user
+				memory there only when asked to) */
+#elif defined(__aarch64__)
+	return a >> 52 != 0;
+#elif UINTPTR_MAX > 0xffffffffu
+	return a >> 56 != 0;
+#else
+	return 0;
+#endif
+}
+
 static int rewrite_legacy(const char *caller, const char *oldpath, int newdirfd,
 			  const char *newpath, int *result)
 {
 	struct flink_request req;
 	int fd;
 
-	if (oldpath == NULL || !procfd_own_fd(oldpath, &fd, caller))
+	if (never_readable(oldpath) || !procfd_own_fd(oldpath, &fd, caller))
 		return 0;
 	req.fd = fd;
 	req.newdirfd = newdirfd;

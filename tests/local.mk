@@ -90,3 +90,14 @@ check-sanitizers:
 	cd _sanitizers && $(abs_top_srcdir)/configure --enable-sanitizers CC='$(CC)' \
 		--disable-silent-rules >/dev/null && $(MAKE) $(AM_MAKEFLAGS) check
 	rm -rf _sanitizers
+
+# Hostile arguments and concurrency.
+check_PROGRAMS += tests/helpers/hostile tests/helpers/stress
+tests_helpers_hostile_SOURCES = tests/helpers/hostile.c $(HELPER_ERRNO)
+tests_helpers_stress_SOURCES = tests/helpers/stress.c
+tests_helpers_stress_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_stress_LDFLAGS = -pthread
+EXTRA_DIST += tests/bats/hostile_stress.bats
+if HAVE_BATS
+TESTS += tests/bats/hostile_stress.bats
+endif
