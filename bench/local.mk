@@ -30,6 +30,7 @@ EXTRA_DIST += bench/run.sh bench/smoke.sh
 TESTS += bench/smoke.sh
 
 .PHONY: bench
-bench: $(BENCH_BUILT)
+# The --trace figures (bench/trace.mk) come first, then the preload's.
+bench: bench-trace $(BENCH_BUILT)
 	@$(SHELL) $(top_srcdir)/bench/run.sh '$(abs_top_builddir)' \
 		'$(abs_top_builddir)/.libs/$(FLINKSHIM_SONAME)'

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * flinkshim: run a command with libflinkshim preloaded, or report whether legacy programs
+ * flinkshim: run a command with libflinkshim preloaded, or under the ptrace supervisor
+ * (--trace, for static programs and raw system calls), or report whether legacy programs
  * can work here (--check).
  *
  * Exit status as env(1) and nice(1): the command's own status, or 125 if flinkshim itself
@@ -13,6 +14,7 @@
 #include "flinkshim_paths.h"
 #include "flinkshim_check.h"
 #include "preload_env.h"
+#include "trace_supervisor.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -33,12 +35,18 @@
 static void usage(FILE *out)
 {
 	fputs("Usage: flinkshim [--debug] [--] COMMAND [ARG]...\n"
+	      "       flinkshim --trace|--auto [--debug] [--] COMMAND [ARG]...\n"
 	      "       flinkshim --check [DIR]\n"
 	      "Run COMMAND with libflinkshim preloaded, so that its\n"
 	      "linkat(AT_FDCWD, \"/proc/self/fd/N\", ..., AT_SYMLINK_FOLLOW) calls work\n"
 	      "without /proc.\n"
 	      "\n"
 	      "  --debug     print one line per rewritten call to stderr (FLINKSHIM_DEBUG=1)\n"
+	      "  --trace     no preload: trace COMMAND and its children with ptrace and a\n"
+	      "              seccomp filter that stops them only at linkat(AT_SYMLINK_FOLLOW),\n"
+	      "              and rewrite those calls; works for statically linked programs\n"
+	      "              (most Go programs) and raw system calls too\n"
+	      "  --auto      --trace if COMMAND is statically linked, the preload otherwise\n"
 	      "  --check     report whether legacy programs will work here, probing DIR\n"
 	      "              (default: the current directory)\n"
 	      "  --help      show this help\n"
@@ -46,7 +54,7 @@ static void usage(FILE *out)
 	      "\n"
 	      "Environment: FLINKSHIM_DEBUG=1 as --debug; FLINKSHIM_LIBRARY=PATH preloads\n"
 	      "PATH instead of the installed library.\n"
-	      "Statically linked programs (most Go programs) cannot be reached by a preload.\n",
+	      "A preload cannot reach statically linked programs: use --trace (or --auto).\n",
 	      out);
 }
 
@@ -122,23 +130,32 @@ static const char *which(const char *cmd, char *buf, size_t bufsz)
 	}
 }
 
-static void warn_if_static(const char *cmd)
+/* Is cmd (as execvp() would find it) a static ELF, out of reach of a preload? Its path in
+ * *path then. */
+static int is_static(const char *cmd, char *buf, size_t bufsz, const char **path)
 {
-	char buf[PATH_MAX];
 	unsigned char head[4096];
-	const char *path = which(cmd, buf, sizeof(buf));
 	ssize_t n;
 	int fd;
 
-	if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
+	*path = which(cmd, buf, bufsz);
+	if (*path == NULL || (fd = open(*path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
 	n = read(fd, head, sizeof(head));
 	close(fd);
-	if (n > 0 && elf_classify(head, (size_t)n) == ELF_STATIC)
+	return n > 0 && elf_classify(head, (size_t)n) == ELF_STATIC;
+}
+
+static void warn_if_static(const char *cmd)
+{
+	char buf[PATH_MAX];
+	const char *path;
+
+	if (is_static(cmd, buf, sizeof(buf), &path))
 		fprintf(stderr,
 			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
-			"it, so its /proc/self/fd links are not rewritten (mount /proc, or "
-			"rebuild it dynamically linked)\n",
+			"it, so its /proc/self/fd links are not rewritten (run it with "
+			"flinkshim --trace, or --auto; or mount /proc)\n",
 			path);
 }
 
@@ -168,6 +185,7 @@ static int run(char **argv, const char *lib)
 int main(int argc, char **argv)
 {
 	char lib[PATH_MAX];
+	enum { MODE_PRELOAD, MODE_TRACE, MODE_AUTO } mode = MODE_PRELOAD;
 	int check = 0;
 	int i;
 
@@ -181,6 +199,10 @@ int main(int argc, char **argv)
 					    strerror(errno));
 		} else if (strcmp(argv[i], "--check") == 0) {
 			check = 1;
+		} else if (strcmp(argv[i], "--trace") == 0) {
+			mode = MODE_TRACE;
+		} else if (strcmp(argv[i], "--auto") == 0) {
+			mode = MODE_AUTO;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			usage(stdout);
 			return 0;
@@ -192,6 +214,16 @@ int main(int argc, char **argv)
 				    argv[i]);
 		}
 	}
+	if (check && mode != MODE_PRELOAD)
+		return fail(EXIT_WRAPPER, "--check cannot be combined with --trace or --auto");
+	if (mode == MODE_AUTO && i < argc) {
+		char buf[PATH_MAX];
+		const char *path;
+
+		mode = is_static(argv[i], buf, sizeof(buf), &path) ? MODE_TRACE : MODE_PRELOAD;
+	}
+	if (mode == MODE_TRACE && i < argc)
+		return trace_supervisor_run(argv + i);
 	if (find_library(lib, sizeof(lib)) != 0)
 		return fail(EXIT_WRAPPER, "library path too long");
 	if (check) {

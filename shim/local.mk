@@ -35,8 +35,17 @@ flinkshim_SOURCES = \
 	shim/flinkshim_main.c \
 	shim/flinkshim_check.c shim/flinkshim_check.h \
 	shim/preload_env.c shim/preload_env.h \
-	shim/elf_static.c shim/elf_static.h
+	shim/elf_static.c shim/elf_static.h \
+	shim/debug_log.c shim/debug_log.h \
+	shim/trace_supervisor.c shim/trace_supervisor.h \
+	shim/trace_tracees.c shim/trace_tracees.h \
+	shim/trace_rewrite.c shim/trace_rewrite.h \
+	shim/trace_filter.c shim/trace_filter.h shim/trace_bpf.h \
+	shim/trace_memory.c shim/trace_memory.h \
+	shim/trace_arch.h shim/trace_arch_x86_64.c
 nodist_flinkshim_SOURCES = shim/flinkshim_paths.h
+# --trace classifies paths exactly as the preload does: the same classifier, unchanged.
+flinkshim_LDADD = libprocfd.la
 
 # Where the installed library lives, known only at make time ($(libdir) may say
 # ${exec_prefix}). A header, not -D flags, so that reconfiguring with another prefix

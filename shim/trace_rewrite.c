@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The decision at a seccomp stop, in the order of its cost:
+ *   1. the call: linkat with flags exactly AT_SYMLINK_FOLLOW (as the preload: any other bit
+ *      earns the kernel's EINVAL, or changes what the call means);
+ *   2. oldpath, read from the tracee: is it the /proc idiom? (the pure classifier);
+ *   3. does this tracee see a procfs at /proc? Then the original call is the reference;
+ *   4. /dev/fd and /dev/std* must be the usual links into /proc/self/fd;
+ *   5. does the path name the calling thread's own fd table? (/proc/self in a thread that
+ *      unshared CLONE_FILES does not: kcmp, as the preload does; a pid in the path means
+ *      something only if the tracee shares the supervisor's pid namespace);
+ *   6. is fd N open? The /proc route says ENOENT for a closed fd where the direct form
+ *      would say EBADF, so a closed fd gets ENOENT without running anything;
+ *   7. rewrite the registers: olddirfd = N, oldpath = the address of the string's own
+ *      terminating NUL (an empty string already in the tracee's memory: nothing is
+ *      written to it), flags = AT_EMPTY_PATH. The kernel runs that in the tracee, with its
+ *      cwd, fds and credentials, so its answer (Linux >= 6.10's credentials rule included)
+ *      is the one the preload would get; where the direct form is refused, ENOENT, the
+ *      only honest answer without /proc.
+ */
+#define _GNU_SOURCE 1
+#include "config.h"
+#include "trace_rewrite.h"
+
+#include "debug_log.h"
+#include "procfd_classify.h"
+#include "trace_arch.h"
+#include "trace_memory.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#if TRACE_ARCH_SUPPORTED
+
+#ifndef KCMP_FILE
+#define KCMP_FILE 0 /* <linux/kcmp.h> */
+#endif
+#ifndef KCMP_FILES
+#define KCMP_FILES 2
+#endif
+/* From <linux/magic.h>, spelled out to keep kernel headers optional. */
+#define PROC_SUPER_MAGIC_VALUE 0x9fa0
+#ifndef PIDFD_GET_PID_NAMESPACE
+#define PIDFD_GET_PID_NAMESPACE _IO(0xFF, 5) /* <linux/pidfd.h>, Linux 6.11 */
+#endif
+
+/* linkat(olddirfd, oldpath, newdirfd, newpath, flags) */
+enum { ARG_OLDDIRFD, ARG_OLDPATH, ARG_NEWDIRFD, ARG_NEWPATH, ARG_FLAGS };
+
+/* The kernel's bound for a path, NUL included: anything longer is ENAMETOOLONG. */
+#define PATH_BYTES 4096
+
+/* "/proc/<tid>/root", through which the supervisor sees the tracee's root in the tracee's
+ * mount namespace; "" when the supervisor has no /proc (then it assumes the tracee shares
+ * its root, which it does unless it chrooted or unshared its mounts). */
+static void tracee_root(const struct trace_rewriter *w, pid_t tid, char *buf, size_t size)
+{
+	if (w->supervisor_has_proc)
+		snprintf(buf, size, "/proc/%ld/root", (long)tid);
+	else
+		buf[0] = '\0';
+}
+
+static int tracee_has_proc(const struct trace_rewriter *w, pid_t tid)
+{
+	char path[64];
+	struct statfs sfs;
+
+	if (!w->supervisor_has_proc)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/root/proc", (long)tid);
+	if (statfs(path, &sfs) == 0)
+		return sfs.f_type == PROC_SUPER_MAGIC_VALUE;
+	/* ENOENT: no /proc in the tracee's root. Anything else (EACCES for a tracee that made
+	 * itself non-dumpable): assume it sees what we see, a procfs. */
+	return errno != ENOENT;
+}
+
+/* The links of /dev are made by whoever built /dev: only the usual ones mean what the
+ * program thinks (as shim/procfd_owner.c). */
+static int dev_link_is_standard(const char *root, enum procfd_via via)
+{
+	static const char *const links[][2] = {
+		[PROCFD_VIA_DEV_FD] = { "/dev/fd", "/proc/self/fd" },
+		[PROCFD_VIA_DEV_STDIN] = { "/dev/stdin", "/proc/self/fd/0" },
+		[PROCFD_VIA_DEV_STDOUT] = { "/dev/stdout", "/proc/self/fd/1" },
+		[PROCFD_VIA_DEV_STDERR] = { "/dev/stderr", "/proc/self/fd/2" },
+	};
+	char path[96];
+	char target[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s%s", root, links[via][0]);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	return strcmp(target, links[via][1]) == 0;
+}
+
+/* The pid namespace of process pid, as a file's identity; -1 if it cannot be told (no
+ * /proc, and a kernel before 6.11 without PIDFD_GET_PID_NAMESPACE). */
+static int pid_namespace(const struct trace_rewriter *w, pid_t pid, struct stat *st)
+{
+	int ok = -1;
+
+	if (w->supervisor_has_proc) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", (long)pid);
+		if (stat(path, st) == 0)
+			return 0;
+	}
+#ifdef SYS_pidfd_open
+	{
+		int pidfd = (int)syscall(SYS_pidfd_open, (long)pid, 0L);
+		int ns = pidfd < 0 ? -1 : ioctl(pidfd, PIDFD_GET_PID_NAMESPACE, 0);
+
+		if (ns >= 0 && fstat(ns, st) == 0)
+			ok = 0;
+		if (ns >= 0)
+			close(ns);
+		if (pidfd >= 0)
+			close(pidfd);
+	}
+#endif
+	return ok;
+}
+
+/*
+ * Numbers in the tracee's path are pids of its own pid namespace; the supervisor knows its
+ * ids in its own. They are the same numbers only in the same namespace (as the preload's
+ * check of /proc's namespace in shim/procfd_owner.c). Where it cannot be told, the same
+ * namespace, as nearly always.
+ */
+static int same_pid_namespace(const struct trace_rewriter *w, pid_t tgid)
+{
+	static struct stat ours;
+	static int ours_known;
+	struct stat theirs;
+
+	if (!ours_known && pid_namespace(w, getpid(), &ours) == 0)
+		ours_known = 1;
+	if (!ours_known || pid_namespace(w, tgid, &theirs) != 0)
+		return 1;
+	return theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
+}
+
+/* Is the leader's fd table (what /proc/self names) the calling thread's? As the preload:
+ * where kcmp cannot tell (no CONFIG_KCMP), the shared table every ordinary thread has. */
+static int leader_table_is_callers(pid_t tgid, pid_t tid)
+{
+	return syscall(SYS_kcmp, (long)tgid, (long)tid, KCMP_FILES, 0L, 0L) <= 0;
+}
+
+/* 1 if fd is not open in tid (kcmp of the fd with itself says EBADF), 0 if it is or if
+ * kcmp cannot tell. */
+static int fd_is_closed(pid_t tid, int fd)
+{
+	return syscall(SYS_kcmp, (long)tid, (long)tid, KCMP_FILE, (long)fd, (long)fd) != 0 &&
+	       errno == EBADF;
+}
+
+static void log_start(struct debug_line *l, const struct tracee *t, const char *oldpath,
+		      const struct trace_regs *regs)
+{
+	char newpath[PATH_BYTES];
+
+	if (trace_memory_read_string(t->tid, trace_arch_arg(regs, ARG_NEWPATH), newpath,
+				     sizeof(newpath)) < 0)
+		snprintf(newpath, sizeof(newpath), "(unreadable)");
+	debug_line_start(l);
+	debug_line_str(l, "[pid ");
+	debug_line_int(l, t->tid);
+	debug_line_str(l, "] linkat ");
+	debug_line_str(l, oldpath);
+	debug_line_str(l, " -> ");
+	debug_line_str(l, newpath);
+	debug_line_str(l, ": ");
+}
+
+static void log_line(const struct tracee *t, const char *oldpath, const struct trace_regs *regs,
+		     const char *what, int err)
+{
+	struct debug_line l;
+
+	log_start(&l, t, oldpath, regs);
+	debug_line_str(&l, what);
+	if (err != 0)
+		debug_line_errno(&l, err);
+	debug_line_emit(&l);
+}
+
+/* Steps 2 to 5: the fd that oldpath names in the calling thread's own table, or -1 (the
+ * call is left alone; *why says why, for the diagnostic, or is NULL if it is not the idiom
+ * at all). */
+static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const char *oldpath,
+		  const char **why)
+{
+	struct procfd_ref ref;
+	enum procfd_owner owner;
+	char root[64];
+
+	*why = NULL;
+	if (procfd_parse(oldpath, &ref) != 0)
+		return -1;
+	if (tracee_has_proc(w, t->tid)) {
+		*why = "not rewritten: /proc is mounted for this process, the call runs as it is";
+		return -1;
+	}
+	tracee_root(w, t->tid, root, sizeof(root));
+	if (ref.via != PROCFD_VIA_PROC && !dev_link_is_standard(root, ref.via)) {
+		*why = "not rewritten: the /dev link does not point to /proc/self/fd";
+		return -1;
+	}
+	owner = procfd_resolve(&ref, t->tgid, t->tid);
+	if (owner == PROCFD_NOT_OURS) {
+		*why = "not rewritten: names another process's or thread's fds";
+		return -1;
+	}
+	if (procfd_has_numbers(&ref) && !same_pid_namespace(w, t->tgid)) {
+		*why = "not rewritten: the process is in another pid namespace than flinkshim, "
+		       "which does not know its pid and tid there";
+		return -1;
+	}
+	if (owner == PROCFD_LEADER && t->tgid != t->tid && !leader_table_is_callers(t->tgid, t->tid)) {
+		*why = "not rewritten: the leader's fd table is not this thread's (CLONE_FILES "
+		       "unshared, or the main thread has exited)";
+		return -1;
+	}
+	return ref.fd;
+}
+
+enum trace_resume trace_rewrite_linkat(const struct trace_rewriter *w, struct tracee *t)
+{
+	struct trace_regs regs;
+	char oldpath[PATH_BYTES];
+	unsigned long path_addr;
+	const char *why;
+	ssize_t len;
+	int fd;
+
+	if (trace_arch_get(t->tid, &regs) != 0 || trace_arch_syscall_nr(&regs) != SYS_linkat ||
+	    (int)trace_arch_arg(&regs, ARG_FLAGS) != AT_SYMLINK_FOLLOW)
+		return TRACE_RESUME_CONT;
+	path_addr = trace_arch_arg(&regs, ARG_OLDPATH);
+	/* Unreadable or unterminated: the kernel gives its own EFAULT or ENAMETOOLONG. */
+	len = trace_memory_read_string(t->tid, path_addr, oldpath, sizeof(oldpath));
+	if (len < 0)
+		return TRACE_RESUME_CONT;
+	fd = own_fd(w, t, oldpath, &why);
+	if (fd < 0) {
+		if (w->debug && why != NULL)
+			log_line(t, oldpath, &regs, why, 0);
+		return TRACE_RESUME_CONT;
+	}
+	if (fd_is_closed(t->tid, fd)) {
+		trace_arch_skip(&regs, -ENOENT);
+		if (trace_arch_set(t->tid, &regs) == 0 && w->debug)
+			log_line(t, oldpath, &regs, "fd is not open, as /proc would say: ", ENOENT);
+		return TRACE_RESUME_CONT;
+	}
+	trace_arch_set_arg(&regs, ARG_OLDDIRFD, (unsigned long)fd);
+	trace_arch_set_arg(&regs, ARG_OLDPATH, path_addr + (unsigned long)len);
+	trace_arch_set_arg(&regs, ARG_FLAGS, AT_EMPTY_PATH);
+	if (trace_arch_set(t->tid, &regs) != 0 || !w->debug)
+		return TRACE_RESUME_CONT;
+	/* The result comes at the syscall-exit stop: keep the line until then. */
+	if (t->pending_log == NULL && (t->pending_log = malloc(sizeof(*t->pending_log))) == NULL)
+		return TRACE_RESUME_CONT;
+	log_start(t->pending_log, t, oldpath, &regs);
+	debug_line_str(t->pending_log, "direct AT_EMPTY_PATH: ");
+	return TRACE_RESUME_SYSCALL;
+}
+
+void trace_rewrite_report(struct tracee *t)
+{
+	struct debug_line *l = t->pending_log;
+	struct trace_regs regs;
+
+	if (l == NULL)
+		return;
+	t->pending_log = NULL;
+	if (trace_arch_get(t->tid, &regs) == 0) {
+		long ret = trace_arch_return(&regs);
+
+		if (ret == 0) {
+			debug_line_str(l, "ok");
+		} else {
+			debug_line_errno(l, (int)-ret);
+			if (ret == -ENOENT)
+				debug_line_str(l, " (/proc is not mounted: the kernel's own answer "
+						  "(missing directory, deleted file, O_EXCL), or its "
+						  "refusal of AT_EMPTY_PATH, which needs "
+						  "CAP_DAC_READ_SEARCH, or Linux >= 6.10 with the fd "
+						  "opened under the caller's own credentials)");
+		}
+		debug_line_emit(l);
+	}
+	free(l);
+}
+
+#else /* !TRACE_ARCH_SUPPORTED */
+
+enum trace_resume trace_rewrite_linkat(const struct trace_rewriter *w, struct tracee *t)
+{
+	(void)w;
+	(void)t;
+	return TRACE_RESUME_CONT;
+}
+
+void trace_rewrite_report(struct tracee *t)
+{
+	(void)t;
+}
+
+#endif

@@ -1,0 +1,640 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `flinkshim --trace`: programs no preload reaches (statically linked, raw syscall
+# instructions) get, with /proc hidden, what they get natively with /proc mounted: the same
+# return values, errno and files, or ENOENT with nothing on disk where no route exists without
+# /proc. Each case runs natively first, so the expectation is the running kernel's. Then the
+# supervisor itself: threads, processes, execve, exit statuses, signals, stops, and a clear
+# failure where ptrace or seccomp is forbidden.
+
+load common
+
+setup_file() {
+	FLS_HELPERS+=(static_legacy static_legacy_link raw_legacy trace_deny)
+	fls_setup_file
+	cp "$FLINKSHIM_BIN" "$FLS_PUB/flinkshim"
+	chmod 755 "$FLS_PUB/flinkshim"
+	export FLS_TRACE="$FLS_PUB/flinkshim"
+	trace_probe
+}
+
+teardown_file() {
+	fls_teardown_file
+}
+
+setup() {
+	fls_setup
+}
+
+# Can --trace work on this machine? Skip only where it says ptrace or seccomp is forbidden AND
+# an independent probe (strace; the oldkernel seccomp filter) agrees: a supervisor that wrongly
+# thinks it is forbidden must fail the suite, not skip it.
+trace_probe() {
+	local err
+
+	FLS_SKIP_TRACE=
+	if [ "$(uname -m)" != x86_64 ]; then
+		FLS_SKIP_TRACE="--trace supports x86_64 only so far"
+	elif ! err=$("$FLS_TRACE" --trace true 2>&1); then
+		if [[ $err == *"ptrace is not permitted here"* ]] && [ -n "$FLS_SKIP_STRACE" ]; then
+			FLS_SKIP_TRACE="ptrace is forbidden here ($FLS_SKIP_STRACE): $err"
+		elif [[ $err == *"seccomp is not permitted here"* ]] && [ -n "$FLS_SKIP_OLDKERNEL" ]; then
+			FLS_SKIP_TRACE="seccomp is forbidden here ($FLS_SKIP_OLDKERNEL): $err"
+		fi
+	fi
+	export FLS_SKIP_TRACE
+}
+
+need_trace() {
+	[ -z "$FLS_SKIP_TRACE" ] || skip "$FLS_SKIP_TRACE"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The legacy_link matrix, statically linked.
+
+KINDS=(tmpfile tmpfile-excl closed named opath symlink unlinked dir pipe memfd)
+WHERES=(main thread signal fork vfork)
+# Extra cases, "id:options": a bad newdirfd (EBADF either way), an olddirfd that is not open
+# (ignored for an absolute path), a four-digit fd, an fd kept across execve, a new
+# credentials object, a name that exists (EEXIST, second call), other spellings.
+EXTRAS=(
+	"badnewdirfd:-d 99"
+	"badolddirfd:-o 99"
+	"fd1000:-n 1000"
+	"exec:--exec"
+	"setuid:--setuid-self"
+	"threadself:-w thread -p /proc/thread-self/fd/%d"
+	"pid:-w fork -p /proc/%p/fd/%d"
+	"tid:-w thread -p /proc/%t/fd/%d"
+	"task:-w thread -p /proc/%p/task/%t/fd/%d"
+	"devfd:-p /dev/fd/%d"
+	"dots:-w thread -p //proc/./self/fd/../fd/%d"
+	"selfdotdot:-p /proc/self/../self/fd/%d"
+)
+
+# matrix_cases: CASE_IDS and CASE_OPTS, every kind x context x entry, then the extras.
+matrix_cases() {
+	local k w e x
+	CASE_IDS=() CASE_OPTS=()
+	for k in "${KINDS[@]}"; do
+		for w in "${WHERES[@]}"; do
+			for e in linkat syscall; do
+				CASE_IDS+=("$k-$w-$e")
+				CASE_OPTS+=("-k $k -w $w -e $e")
+			done
+		done
+	done
+	for x in "${EXTRAS[@]}"; do
+		CASE_IDS+=("${x%%:*}")
+		CASE_OPTS+=("${x#*:}")
+	done
+}
+
+# Would the direct form be refused for this case, run by USER? Then, without /proc, the
+# only honest answer is ENOENT. Root has CAP_DAC_READ_SEARCH; uid 65534 has the 6.10 rule
+# (the fd opened under the caller's very credentials) where the kernel has it, else nothing.
+refused() {
+	local user=$1 opts=$2
+	[ "$user" = unpriv ] || return 1
+	[ "$FLS_KERNEL_FLINK" = yes ] || return 0
+	[[ " $opts " =~ \ -w\ (fork|vfork)\  || " $opts " == *" --exec "* || " $opts " == *" --setuid-self "* ]]
+}
+
+# expect_as_native ID DIR: trace-ID did exactly what native-ID did (status, output, link count
+# and content on disk, or nothing on disk).
+expect_as_native() {
+	local id=$1 dir=$2 want_status want_output
+	batch_result "native-$id" || return 1
+	want_status=$status want_output=$output
+	batch_result "trace-$id" || return 1
+	expect_eq "$id: status" "$status" "$want_status" || return 1
+	expect_eq "$id: output" "$output" "$want_output" || return 1
+	expect_eq "$id: stderr" "$stderr" "" || return 1
+	if [ -e "$dir/n-$id" ]; then
+		expect_eq "$id: link count" "$(stat -c %h "$dir/t-$id")" "$(stat -c %h "$dir/n-$id")" || return 1
+		expect_eq "$id: content" "$(cat "$dir/t-$id")" "$(cat "$dir/n-$id")"
+	else
+		expect_absent "$dir" "t-$id"
+	fi
+}
+
+# expect_refused ID DIR: ENOENT, nothing on disk.
+expect_refused() {
+	batch_result "trace-$1" || return 1
+	expect_eq "$1: status" "$status" 1 || return 1
+	expect_match "$1: output" "$output" "^linkat=-1 errno=ENOENT" || return 1
+	expect_absent "$2" "t-$1"
+}
+
+# static_matrix USER WORLD...: natively with /proc, then under --trace in WORLD.
+static_matrix() {
+	local user=$1 as=() dir i id opts failed=()
+	shift
+	[ "$user" = unpriv ] && as=(unpriv)
+	matrix_cases
+	dir=$(fls_workdir)
+	batch_begin
+	for i in "${!CASE_IDS[@]}"; do
+		id=${CASE_IDS[$i]}
+		read -r -a opts <<<"${CASE_OPTS[$i]}"
+		batch_add "native-$id" static_legacy_link "${opts[@]}" "$dir" "n-$id"
+	done
+	batch_add native-eexist static_legacy_link "$dir" n-eexist n-eexist
+	batch_run "${as[@]}"
+	for i in "${!CASE_IDS[@]}"; do
+		id=${CASE_IDS[$i]}
+		read -r -a opts <<<"${CASE_OPTS[$i]}"
+		batch_add "trace-$id" "$FLS_TRACE" --trace "$FLS_PUB/static_legacy_link" "${opts[@]}" "$dir" "t-$id"
+	done
+	batch_add trace-eexist "$FLS_TRACE" --trace "$FLS_PUB/static_legacy_link" "$dir" t-eexist t-eexist
+	batch_run "$@" "${as[@]}"
+	for i in "${!CASE_IDS[@]}"; do
+		id=${CASE_IDS[$i]}
+		if [ "$*" = noproc ] && refused "$user" "${CASE_OPTS[$i]}"; then
+			expect_refused "$id" "$dir" || failed+=("$id")
+		else
+			expect_as_native "$id" "$dir" || failed+=("$id")
+		fi
+	done
+	if [ "$*" = noproc ] && refused "$user" ""; then
+		expect_refused eexist "$dir" || failed+=(eexist)
+	else
+		expect_as_native eexist "$dir" || failed+=(eexist)
+	fi
+	[ "${#failed[@]}" -eq 0 ] || fls_fail "cases that differ: ${failed[*]}"
+}
+
+@test "static program, /proc hidden, root: every fd kind, context and entry as natively with /proc" {
+	need_trace
+	fls_need_noproc
+	fls_fast static_matrix root noproc
+}
+
+@test "static program, /proc hidden, uid 65534: as natively with /proc, or ENOENT where the kernel refuses the direct form" {
+	need_trace
+	fls_need_noproc
+	fls_need_unpriv
+	fls_fast static_matrix unpriv noproc
+}
+
+@test "static program, /proc mounted, root and uid 65534: every call runs untouched, as natively" {
+	need_trace
+	fls_fast static_matrix root
+	[ -n "$FLS_SKIP_UNPRIV" ] || fls_fast static_matrix unpriv
+}
+
+# ---------------------------------------------------------------------------------------------
+# What is and is not rewritten, as the diagnostic tells.
+
+@test "without /proc: the legacy program fails natively, works under --trace, and --debug says how" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc static_legacy link "$dir" native
+	expect_eq status "$status" 1
+	expect_eq output "$output" "native linkat=-1 errno=ENOENT"
+	expect_absent "$dir" native
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy" link "$dir" traced
+	expect_eq status "$status" 0
+	expect_eq output "$output" "traced linkat=0"
+	expect_linked "$dir" traced $'traced\n' 1
+	expect_one_debug_line "^flinkshim: \[pid [0-9]+\] linkat /proc/self/fd/[0-9]+ -> traced: direct AT_EMPTY_PATH: ok$"
+}
+
+@test "relative names land in the command's own cwd: the kernel runs the call in the tracee" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	# static_legacy link chdirs to DIR and links a relative name; flinkshim stays in /.
+	cd /
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" link "$dir" here
+	expect_eq status "$status" 0
+	expect_linked "$dir" here $'here\n' 1
+	expect_absent / here
+}
+
+@test "a closed fd: ENOENT as /proc says (not the direct form's EBADF), nothing run" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -k closed "$dir" closed
+	expect_linkat ENOENT "$dir" closed "" "fd is not open, as /proc would say: ENOENT$"
+}
+
+@test "with /proc mounted the call is left as it is, and --debug says so" {
+	need_trace
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" "$dir" mounted
+	expect_linkat ok "$dir" mounted $'legacy_link\n' "not rewritten: /proc is mounted for this process"
+}
+
+@test "a command that hides /proc itself (its own mount namespace) is rewritten: the supervisor looks through /proc/PID/root" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr "$FLS_TRACE" --debug --trace unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+		"$FLS_PUB/static_legacy" link "$dir" inner /dev/fd/%d
+	expect_eq status "$status" 0
+	expect_eq output "$output" "inner linkat=0"
+	expect_linked "$dir" inner $'inner\n' 1
+	expect_one_debug_line "linkat /dev/fd/[0-9]+ -> inner: direct AT_EMPTY_PATH: ok$"
+}
+
+@test "another process's fds (/proc/<parent>/fd/N from a fork child) are never rewritten: ENOENT without /proc" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	# Natively with /proc, root links the parent's file: the reference.
+	run --separate-stderr in_world static_legacy_link -w fork -p '/proc/%P/fd/%d' "$dir" native
+	expect_linkat ok "$dir" native $'legacy_link\n'
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -w fork -p '/proc/%P/fd/%d' "$dir" traced
+	expect_linkat ENOENT "$dir" traced "" "not rewritten: names another process's or thread's fds"
+}
+
+# other_pidns_link noproc|inner: a traced process in a new pid namespace (pid 1 there) links
+# /proc/<its pid as flinkshim sees it>/fd/N, a number the test reads from outside and sends
+# through a fifo. In its own namespace that number is another process, or none: ENOENT,
+# never its own fd. noproc: flinkshim has no /proc either, and asks the kernel through a pidfd
+# (Linux 6.11+); inner: flinkshim has /proc, the process hides it in its own mount namespace.
+other_pidns_link() {
+	local dir pid i fifo cmd
+	dir=$(fls_workdir)
+	cmd=("$FLS_PUB/static_legacy" link "$dir" outer -)
+	if [ "$1" = inner ]; then
+		cmd=(unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "${cmd[@]}")
+	fi
+	mkfifo "$dir/template"
+	# Open both ends here, so that the command's open of the fifo does not wait.
+	exec {fifo}<>"$dir/template"
+	if [ "$1" = noproc ]; then
+		in_world noproc "$FLS_TRACE" --debug --trace unshare -pf "${cmd[@]}"
+	else
+		"$FLS_TRACE" --debug --trace unshare -pf "${cmd[@]}"
+	fi <"$dir/template" >"$dir/out" 2>"$dir/err" &
+	for i in $(seq 100); do
+		pid=$(pgrep -f "^$FLS_PUB/static_legacy link $dir outer -\$") && break
+		sleep 0.05
+	done
+	[ -n "$pid" ] || fls_fail "the traced process never started" || return 1
+	echo "/proc/$pid/fd/%d" >&"$fifo"
+	wait $! || :
+	exec {fifo}>&-
+	expect_eq "$1: output" "$(cat "$dir/out")" "outer linkat=-1 errno=ENOENT" || return 1
+	expect_absent "$dir" outer || return 1
+	expect_match "$1: stderr" "$(cat "$dir/err")" "not rewritten: the process is in another pid namespace"
+}
+
+@test "a process in another pid namespace: its /proc/<number> is never matched with flinkshim's view of its pid" {
+	need_trace
+	fls_need_noproc
+	if ! unshare -pf true 2>/dev/null; then
+		skip "pid namespaces are not allowed here"
+	fi
+	other_pidns_link inner
+	other_pidns_link noproc
+}
+
+@test "/dev/fd that is not the usual link to /proc/self/fd: what it points to, never our fd" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	mkdir "$dir/fake"
+	printf 'fake\n' >"$dir/fake/7"
+	# /proc hidden, and /dev a tmpfs whose fd link leads to DIR/fake: the kernel links
+	# DIR/fake/7, not the open file (legacy_link says inode-mismatch), traced or not.
+	run --separate-stderr unshare -m sh -c 'mount -t tmpfs none /proc && mount -t tmpfs none /dev &&
+		ln -s "$1" /dev/fd && shift && exec "$@"' sh "$dir/fake" \
+		"$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -p /dev/fd/%d --fd=7 "$dir" traced
+	expect_eq output "$output" "linkat=0 inode-mismatch"
+	expect_linked "$dir" traced $'fake\n' 2
+	expect_one_debug_line "not rewritten: the /dev link does not point to /proc/self/fd"
+}
+
+@test "calls that are not the idiom pass untouched: a real path with AT_SYMLINK_FOLLOW, the direct form" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -k named -p "$dir/plain.orig" "$dir" plain
+	expect_eq status "$status" 0
+	expect_eq output "$output" "linkat=0"
+	expect_eq "link count" "$(stat -c %h "$dir/plain")" 2
+	expect_quiet
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -e direct "$dir" direct
+	expect_linkat ok "$dir" direct $'legacy_link\n'
+}
+
+@test "an old kernel (AT_EMPTY_PATH refused), /proc hidden: ENOENT and nothing on disk" {
+	need_trace
+	fls_need_noproc
+	fls_need_oldkernel
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc oldkernel "$FLS_TRACE" --trace "$FLS_PUB/static_legacy_link" "$dir" old
+	expect_linkat ENOENT "$dir" old ""
+}
+
+@test "raw syscall instruction (dynamic program): the preload cannot see it, --trace can" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world raw_legacy "$dir" native
+	[ "$status" -ne 77 ] || skip "raw_legacy has no inline syscall for $(uname -m)"
+	expect_linkat ok "$dir" native $'native\n'
+	run --separate-stderr in_world noproc shim raw_legacy "$dir" preloaded
+	expect_linkat ENOENT "$dir" preloaded ""
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/raw_legacy" "$dir" traced
+	expect_linkat ok "$dir" traced $'traced\n'
+}
+
+@test "raw syscall instruction as uid 65534, /proc hidden" {
+	need_trace
+	fls_need_noproc
+	fls_need_unpriv
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc unpriv "$FLS_TRACE" --trace "$FLS_PUB/raw_legacy" "$dir" traced
+	[ "$status" -ne 77 ] || skip "raw_legacy has no inline syscall for $(uname -m)"
+	if [ "$FLS_KERNEL_FLINK" = yes ]; then
+		expect_linkat ok "$dir" traced $'traced\n'
+	else
+		expect_linkat ENOENT "$dir" traced ""
+	fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Threads, processes, execve.
+
+@test "16 threads linking at once, through /proc/self and /proc/thread-self" {
+	need_trace
+	fls_need_noproc
+	local dir i want=
+	dir=$(fls_workdir)
+	for i in $(seq 0 15); do
+		want+="t$i linkat=0"$'\n'
+	done
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" threads "$dir" 16
+	expect_eq status "$status" 0
+	expect_eq output "$output" "${want%$'\n'}"
+	for i in $(seq 0 15); do
+		expect_linked "$dir" "t$i" "thread $i"$'\n' 1
+	done
+}
+
+@test "forked children and grandchildren each link their own files, by /proc/<pid>" {
+	need_trace
+	fls_need_noproc
+	local dir i want=
+	dir=$(fls_workdir)
+	for i in 0 1 2 3 4 5 6 7; do want+="p$i linkat=0"$'\n'; done
+	for i in 0 1 2 3 4 5 6 7; do want+="g$i linkat=0"$'\n'; done
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" forks "$dir" 8
+	expect_eq status "$status" 0
+	expect_eq output "$output" "${want%$'\n'}"
+	for i in 0 1 2 3 4 5 6 7; do
+		expect_linked "$dir" "p$i" "p$i" 1
+		expect_linked "$dir" "g$i" "g$i" 1
+	done
+}
+
+@test "a thread with its own fd table: /proc/thread-self is rewritten, /proc/self (the leader's table) is not" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world static_legacy unshared "$dir"
+	expect_eq "native output" "$output" $'own linkat=0\nleaders linkat=0'
+	expect_linked "$dir" leaders $'leader\n' 1
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy" unshared "$dir"
+	expect_eq status "$status" 1
+	expect_eq output "$output" $'own linkat=0\nleaders linkat=-1 errno=ENOENT'
+	expect_linked "$dir" own $'thread\n' 1
+	expect_absent "$dir" leaders
+	expect_match stderr "$stderr" "/proc/self/fd/42 -> leaders: not rewritten: the leader's fd table is not this thread's"
+}
+
+@test "the main thread has exited: /proc/self names its empty table (ENOENT, as natively), /proc/thread-self works" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world static_legacy leader-exit "$dir"
+	expect_eq "native output" "$output" $'self linkat=-1 errno=ENOENT\nthread linkat=0'
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" leader-exit "$dir"
+	expect_eq status "$status" 1
+	expect_eq output "$output" $'self linkat=-1 errno=ENOENT\nthread linkat=0'
+	expect_linked "$dir" thread $'orphan\n' 1
+	expect_absent "$dir" self
+}
+
+@test "execve from a thread: the new program links by /proc/<pid> (the supervisor follows the tid change)" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" exec-thread "$dir" execd
+	expect_eq status "$status" 0
+	expect_eq output "$output" "execd linkat=0"
+	expect_linked "$dir" execd $'execd\n' 1
+}
+
+@test "a dynamic shell starting static programs: the whole tree is traced" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace sh -c \
+		'"$1" link "$2" one && "$1" link "$2" two /proc/thread-self/fd/%d & wait $!' sh "$FLS_PUB/static_legacy" "$dir"
+	expect_eq status "$status" 0
+	expect_eq output "$output" $'one linkat=0\ntwo linkat=0'
+	expect_linked "$dir" one $'one\n' 1
+	expect_linked "$dir" two $'two\n' 1
+}
+
+@test "nested: flinkshim --trace under flinkshim --trace runs its command under the outer supervisor" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy" link "$dir" nested
+	expect_eq status "$status" 0
+	expect_eq output "$output" "nested linkat=0"
+	expect_linked "$dir" nested $'nested\n' 1
+	expect_match stderr "$stderr" "already traced by the supervisor [0-9]+: running"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Exit statuses, signals, stops.
+
+@test "the command's exit status is flinkshim's, from a static program's second thread too" {
+	need_trace
+	run "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" exit 42
+	expect_eq status "$status" 42
+	run "$FLS_TRACE" --trace sh -c 'exit 3'
+	expect_eq status "$status" 3
+	run "$FLS_TRACE" --trace true
+	expect_eq status "$status" 0
+}
+
+@test "death by a signal: flinkshim dies of the same signal, without dumping core itself" {
+	need_trace
+	local dir sig
+	declare -A says=([TERM]=Terminated [KILL]=Killed [ABRT]=Aborted [SEGV]="Segmentation fault")
+	dir=$(fls_workdir)
+	cd "$dir"
+	for sig in TERM KILL ABRT SEGV; do
+		# bash reports a child's death by a signal on stderr, with "(core dumped)" when it
+		# did (an exit(128 + N) would look the same in $?, but bash would say nothing). The
+		# command may dump core here; flinkshim must not.
+		run --separate-stderr bash -c 'ulimit -c unlimited 2>/dev/null; "$@"; echo "status $?"' bash \
+			"$FLS_TRACE" --trace "$FLS_PUB/static_legacy" signal "$(kill -l "$sig")"
+		expect_eq "$sig: status" "$output" "status $((128 + $(kill -l "$sig")))"
+		expect_match "$sig: how bash saw it" "$stderr" "${says[$sig]}"
+		[[ $stderr != *"core dumped"* ]] || fls_fail "$sig: flinkshim dumped core: $stderr"
+	done
+}
+
+@test "command not found: 127; not executable: 126" {
+	need_trace
+	local dir
+	dir=$(fls_workdir)
+	# A PATH every user can search: a directory we may not enter makes execvp say EACCES.
+	run -127 --separate-stderr env PATH=/usr/bin:/bin "$FLS_TRACE" --trace no-such-command-flinkshim
+	expect_eq stderr "$stderr" "flinkshim: no-such-command-flinkshim: No such file or directory"
+	printf '#!/bin/sh\n' >"$dir/noexec"
+	chmod 644 "$dir/noexec"
+	run -126 --separate-stderr "$FLS_TRACE" --trace "$dir/noexec"
+	expect_match stderr "$stderr" "Permission denied"
+}
+
+# wait_for FILE TEXT: until FILE holds a line TEXT (5 s at most).
+wait_for() {
+	local i
+	for i in $(seq 100); do
+		grep -qx "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fls_fail "never saw '$2' in $1: $(cat "$1")"
+}
+
+# in_background FILE CMD...: CMD in the background, output to FILE, its pid in BG_PID, and a
+# watchdog that kills it (SIGKILL: the supervisor's tracees die with it, PTRACE_O_EXITKILL)
+# after 30 s, so that a supervisor that loses a signal fails the test instead of hanging it.
+in_background() {
+	local out=$1
+	shift
+	"$@" >"$out" 2>&1 &
+	BG_PID=$!
+	(
+		sleep 30
+		kill -KILL "$BG_PID" 2>/dev/null
+	) >/dev/null 2>&1 &
+	BG_WATCHDOG=$!
+}
+
+# bg_wait: the status of the background command; the watchdog is called off.
+bg_wait() {
+	local st=0
+	wait "$BG_PID" || st=$?
+	kill "$BG_WATCHDOG" 2>/dev/null
+	wait "$BG_WATCHDOG" 2>/dev/null
+	return "$st"
+}
+
+@test "signals sent to flinkshim reach the command; signals sent to the command are delivered" {
+	need_trace
+	local dir
+	dir=$(fls_workdir)
+	in_background "$dir/out" "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" wait-signal
+	wait_for "$dir/out" ready
+	kill -TERM "$BG_PID"
+	bg_wait || fls_fail "status $?"
+	expect_eq output "$(cat "$dir/out")" $'ready\nSIGTERM'
+
+	in_background "$dir/out" "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" wait-signal
+	wait_for "$dir/out" ready
+	kill -USR1 "$(pgrep -P "$BG_PID")"
+	bg_wait || fls_fail "status $?"
+	expect_eq output "$(cat "$dir/out")" $'ready\nSIGUSR1'
+}
+
+@test "a stopped command stays stopped until SIGCONT (group-stop), then finishes" {
+	need_trace
+	local dir
+	dir=$(fls_workdir)
+	in_background "$dir/out" "$FLS_TRACE" --trace "$FLS_PUB/static_legacy" stop
+	wait_for "$dir/out" stopping
+	sleep 0.5
+	expect_eq "while stopped" "$(cat "$dir/out")" stopping
+	kill -CONT "$(pgrep -P "$BG_PID")"
+	bg_wait || fls_fail "status $?"
+	expect_eq output "$(cat "$dir/out")" $'stopping\ncontinued'
+}
+
+# ---------------------------------------------------------------------------------------------
+# Where ptrace or seccomp is forbidden: at once, loudly, nothing run.
+
+@test "ptrace forbidden: status 125, the message names ptrace, the command never runs" {
+	need_trace
+	fls_need_oldkernel
+	run --separate-stderr in_world trace_deny ptrace "$FLS_TRACE" --trace sh -c 'echo ran'
+	expect_eq status "$status" 125
+	expect_eq output "$output" ""
+	expect_match stderr "$stderr" "^flinkshim: --trace: ptrace is not permitted here: PTRACE_SEIZE"
+}
+
+@test "seccomp forbidden: status 125, the message names seccomp, the command never runs" {
+	need_trace
+	fls_need_oldkernel
+	run --separate-stderr in_world trace_deny seccomp "$FLS_TRACE" --trace sh -c 'echo ran'
+	expect_eq status "$status" 125
+	expect_eq output "$output" ""
+	expect_match stderr "$stderr" "^flinkshim: --trace: seccomp is not permitted here"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The command line.
+
+@test "--help documents --trace and --auto" {
+	run --separate-stderr "$FLINKSHIM_BIN" --help
+	expect_eq status "$status" 0
+	expect_match help "$output" "--trace +no preload"
+	expect_match help "$output" "--auto +--trace if COMMAND is statically linked"
+}
+
+@test "a static command without --trace: the warning suggests --trace" {
+	run --separate-stderr "$FLINKSHIM_BIN" "$FLS_PUB/static_legacy" exit 0
+	expect_eq status "$status" 0
+	expect_match stderr "$stderr" "static_legacy is statically linked: LD_PRELOAD cannot reach it.*flinkshim --trace"
+}
+
+@test "--auto traces a static command and preloads a dynamic one" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLINKSHIM_BIN" --auto "$FLS_PUB/static_legacy" link "$dir" auto
+	expect_eq status "$status" 0
+	expect_eq output "$output" "auto linkat=0"
+	expect_quiet
+	expect_linked "$dir" auto $'auto\n' 1
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto sh -c 'printf %s "$LD_PRELOAD"'
+	expect_eq status "$status" 0
+	expect_match LD_PRELOAD "$output" "/libflinkshim\.so\.[0-9]+$"
+}
+
+@test "--check does not combine with --trace" {
+	run --separate-stderr "$FLINKSHIM_BIN" --trace --check
+	expect_eq status "$status" 125
+	expect_match stderr "$stderr" "cannot be combined"
+}
