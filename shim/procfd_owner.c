@@ -17,9 +17,11 @@
 #define KCMP_FILES 2 /* <linux/kcmp.h> */
 #endif
 
+/* The kernel's answer, always: musl's gettid() returns the tid cached in the thread
+ * descriptor, which a vfork child shares with its parent (glibc's asks the kernel). */
 static long caller_tid(void)
 {
-#if defined(HAVE_GETTID)
+#if defined(HAVE_GETTID) && defined(__GLIBC__)
 	return gettid();
 #else
 	return real_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);

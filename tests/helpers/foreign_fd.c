@@ -62,9 +62,11 @@ static void die(const char *what)
 	exit(2);
 }
 
+/* Only glibc's gettid() asks the kernel: musl's returns the tid cached in the thread
+ * descriptor, the parent's in a vfork child. */
 static pid_t current_tid(void)
 {
-#if defined(HAVE_GETTID)
+#if defined(HAVE_GETTID) && defined(__GLIBC__)
 	return gettid();
 #else
 	return (pid_t)syscall(SYS_gettid);

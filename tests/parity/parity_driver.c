@@ -319,9 +319,11 @@ static const char *errno_str(int err, char *buf, size_t size)
 	}
 }
 
+/* Only glibc's gettid() asks the kernel: musl's returns the tid cached in the thread
+ * descriptor, the parent's in a vfork child. */
 static long current_tid(void)
 {
-#if defined(HAVE_GETTID)
+#if defined(HAVE_GETTID) && defined(__GLIBC__)
 	return gettid();
 #else
 	return syscall(SYS_gettid);
