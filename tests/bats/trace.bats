@@ -628,7 +628,8 @@ bg_wait() {
 	expect_eq output "$output" "auto linkat=0"
 	expect_quiet
 	expect_linked "$dir" auto $'auto\n' 1
-	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto sh -c 'printf %s "$LD_PRELOAD"'
+	# env_tool, not sh: built like the shim, it takes the shim in a musl build too.
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto "$HELPERS/env_tool" print LD_PRELOAD
 	expect_eq status "$status" 0
 	expect_match LD_PRELOAD "$output" "/libflinkshim\.so\.[0-9]+$"
 }

@@ -39,3 +39,8 @@ check_PROGRAMS += tests/helpers/early_main
 tests_helpers_early_main_SOURCES = tests/helpers/early_main.c $(HELPER_ERRNO)
 tests_helpers_early_main_LDADD = tests/helpers/libearly.la
 tests_helpers_early_main_LDFLAGS = -no-install
+
+# What the wrapper's tests asked of sh (print a variable, exit N, die by a signal), built with
+# the library's compiler: the musl build of the shim cannot be preloaded into a glibc sh.
+check_PROGRAMS += tests/helpers/env_tool
+tests_helpers_env_tool_SOURCES = tests/helpers/env_tool.c
