@@ -27,7 +27,11 @@ BENCH_BUILT = bench/bench_calls bench/bench_startup bench/tiny bench/bench_insn 
 	bench/libempty.la libflinkshim.la
 
 EXTRA_DIST += bench/run.sh bench/smoke.sh
+# A sanitizer build's library cannot be preloaded into a program (the ASan runtime must come
+# first in the initial library list), as for the bats suites and the parity matrix.
+if !SANITIZERS
 TESTS += bench/smoke.sh
+endif
 
 .PHONY: bench
 # The --trace figures (bench/trace.mk) come first, then the preload's.

@@ -42,6 +42,23 @@ for f in /usr/lib/*/libeatmydata.so /usr/lib/libeatmydata.so /usr/lib64/libeatmy
 		break
 	fi
 done
+# A libeatmydata built for another C library than the bench programs (Debian's, in a musl
+# build) cannot be preloaded into them: then there is nothing to compare with.
+if [ -n "$eatmydata" ] && ! LD_PRELOAD=$eatmydata "$bench/tiny" >/dev/null 2>&1; then
+	eatmydata=
+fi
+
+# Why valgrind cannot count here, or nothing. Its launcher (on Debian a sh script, then a
+# dynamic program) gets LD_PRELOAD too: built for another C library than the shim (Debian's
+# valgrind and a musl build of the shim), it cannot start with the shim preloaded.
+valgrind_unusable() {
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "valgrind is not installed"
+	elif ! err=$(LD_PRELOAD=$lib valgrind --version 2>&1 >/dev/null); then
+		echo "valgrind cannot start with the shim preloaded (built for another C library?):" \
+			"$(printf '%s\n' "$err" | head -n 1)"
+	fi
+}
 
 run_calls() { LD_PRELOAD=$lib "$bench/bench_calls" "$@" "$work"; }
 
@@ -128,7 +145,8 @@ if [ "$smoke" = 1 ]; then
 	tap "bench_calls --smoke: passthrough, rewrite, tolimit" $? "$out"
 	out=$(run_startup --smoke 2>&1)
 	tap "bench_startup --smoke: startup" $? "$out"
-	if command -v valgrind >/dev/null 2>&1; then
+	why=$(valgrind_unusable)
+	if [ -z "$why" ]; then
 		out=$(run_insn --smoke 2>&1)
 		st=$?
 		if [ "$st" = 0 ]; then
@@ -136,7 +154,7 @@ if [ "$smoke" = 1 ]; then
 $(report_insn 10 "$(printf '%s\n' "$out" | sed -n 's/^proc=//p')" 2>&1)"
 		fi
 	else
-		out="skipped: valgrind is not installed"
+		out="skipped: $why"
 		st=77
 	fi
 	tap "bench_insn --smoke under callgrind: instructions" "$st" "$out"
@@ -151,9 +169,10 @@ echo "  time: the median of per-repetition ratios (the variants interleaved in o
 status=0
 run_calls || status=$?
 run_startup || status=$?
-if ! command -v valgrind >/dev/null 2>&1; then
-	printf '%-26s skipped: %s\n' "4. startup, user space" "valgrind is not installed"
-	printf '%-26s skipped: %s\n' "5. instructions" "valgrind is not installed"
+why=$(valgrind_unusable)
+if [ -n "$why" ]; then
+	printf '%-26s skipped: %s\n' "4. startup, user space" "$why"
+	printf '%-26s skipped: %s\n' "5. instructions" "$why"
 else
 	report_startup_ir
 	calls=1000

@@ -3,17 +3,18 @@
 # instructions), driven by tests/bats/trace.bats under the supervisor, in /proc-less and
 # unprivileged worlds.
 
-# Statically linked on purpose (-all-static: libtool passes -static to the linker).
+# Statically linked on purpose (-all-static: libtool passes -static to the linker), and so
+# without $(SANITIZER_FLAGS): ASan cannot link a static program.
 check_PROGRAMS += tests/helpers/static_legacy
 tests_helpers_static_legacy_SOURCES = tests/helpers/static_legacy.c $(HELPER_ERRNO)
-tests_helpers_static_legacy_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_static_legacy_CFLAGS = $(WARN_CFLAGS) -pthread
 tests_helpers_static_legacy_LDFLAGS = -all-static -pthread
 
 # The whole legacy_link matrix (every fd kind, context and entry point), statically linked:
 # compared call by call with the same program run natively with /proc.
 check_PROGRAMS += tests/helpers/static_legacy_link
 tests_helpers_static_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)
-tests_helpers_static_legacy_link_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_static_legacy_link_CFLAGS = $(WARN_CFLAGS) -pthread
 tests_helpers_static_legacy_link_LDFLAGS = -all-static -pthread
 
 # The idiom through an inline syscall instruction, in a dynamic program.
