@@ -2,6 +2,7 @@
 #define _GNU_SOURCE 1
 #include "config.h"
 #include "debug_log.h"
+#include "errno_list.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -78,31 +79,7 @@ const char *debug_errno_name(int err)
 {
 	switch (err) {
 	case 0: return "0";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case EMFILE: return "EMFILE";
-	case ENOSPC: return "ENOSPC";
-	case EROFS: return "EROFS";
-	case EMLINK: return "EMLINK";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case ELOOP: return "ELOOP";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EDQUOT: return "EDQUOT";
-	case ESTALE: return "ESTALE";
+	FLINKSHIM_ERRNO_LIST(FLINKSHIM_ERRNO_CASE)
 	default: return NULL;
 	}
 }

@@ -11,7 +11,7 @@ libprocfd_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 lib_LTLIBRARIES += libflinkshim.la
 libflinkshim_la_SOURCES = \
-	shim/debug_log.c shim/debug_log.h \
+	shim/debug_log.c shim/debug_log.h shim/errno_list.h \
 	shim/export.h \
 	shim/flink_api.c \
 	shim/flink_engine.c shim/flink_engine.h \
@@ -36,7 +36,7 @@ flinkshim_SOURCES = \
 	shim/flinkshim_check.c shim/flinkshim_check.h \
 	shim/preload_env.c shim/preload_env.h \
 	shim/elf_static.c shim/elf_static.h \
-	shim/debug_log.c shim/debug_log.h \
+	shim/debug_log.c shim/debug_log.h shim/errno_list.h \
 	shim/trace_supervisor.c shim/trace_supervisor.h \
 	shim/trace_tracees.c shim/trace_tracees.h \
 	shim/trace_rewrite.c shim/trace_rewrite.h \

@@ -3,6 +3,8 @@
 #ifndef FLINKSHIM_TESTS_ERRNO_NAME_H
 #define FLINKSHIM_TESTS_ERRNO_NAME_H
 
+#include "errno_list.h"
+
 #include <errno.h>
 #include <stdio.h>
 
@@ -11,23 +13,7 @@ static inline const char *errno_name(int err, char *buf)
 {
 	switch (err) {
 	case 0: return "success";
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EBADF: return "EBADF";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ELOOP: return "ELOOP";
-	case EMLINK: return "EMLINK";
-	case EROFS: return "EROFS";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOSYS: return "ENOSYS";
+	FLINKSHIM_ERRNO_LIST(FLINKSHIM_ERRNO_CASE)
 	default:
 		snprintf(buf, 24, "errno %d", err);
 		return buf;
