@@ -5,6 +5,7 @@
 
 # errno by name in the output, so that the suites compare names, not numbers.
 HELPER_ERRNO = tests/helpers/errno_name.c tests/helpers/errno_name.h
+OLDKERNEL_FILTER = tests/helpers/oldkernel_filter.c tests/helpers/oldkernel_filter.h
 
 check_PROGRAMS += tests/helpers/legacy_link
 tests_helpers_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)
@@ -12,7 +13,7 @@ tests_helpers_legacy_link_CFLAGS = $(AM_CFLAGS) -pthread
 tests_helpers_legacy_link_LDFLAGS = -pthread
 
 check_PROGRAMS += tests/helpers/oldkernel
-tests_helpers_oldkernel_SOURCES = tests/helpers/oldkernel.c
+tests_helpers_oldkernel_SOURCES = tests/helpers/oldkernel.c $(OLDKERNEL_FILTER)
 
 check_PROGRAMS += tests/helpers/passthrough
 tests_helpers_passthrough_SOURCES = tests/helpers/passthrough.c $(HELPER_ERRNO)

@@ -51,6 +51,8 @@
 #include "config.h"
 
 #include "../unit/procfd_cases.h"
+#include "../helpers/oldkernel_filter.h"
+#include "errno_list.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -77,35 +79,6 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
-
-#if defined(HAVE_LINUX_SECCOMP_H) && defined(HAVE_LINUX_FILTER_H)
-#include <endian.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-
-/* The architecture this program runs as (as tests/helpers/oldkernel.c): a filter that only
- * looked at the number would match some other syscall of another ABI. */
-#if defined(__x86_64__) && defined(__ILP32__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__x86_64__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__i386__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_I386
-#elif defined(__aarch64__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__arm__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_ARM
-#elif defined(__riscv) && __riscv_xlen == 64
-#define OUR_AUDIT_ARCH AUDIT_ARCH_RISCV64
-#elif defined(__powerpc64__) && __BYTE_ORDER == __LITTLE_ENDIAN
-#define OUR_AUDIT_ARCH AUDIT_ARCH_PPC64LE
-#elif defined(__powerpc64__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_PPC64
-#elif defined(__s390x__)
-#define OUR_AUDIT_ARCH AUDIT_ARCH_S390X
-#endif
-#endif
 
 #define PROC_SUPER_MAGIC_VALUE 0x9fa0
 #define TMPFS_MAGIC_VALUE 0x01021994
@@ -284,34 +257,7 @@ static int kernel_flink; /* Linux >= 6.10: the direct form for same-credentials 
 static const char *errno_str(int err, char *buf, size_t size)
 {
 	switch (err) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EINTR: return "EINTR";
-	case EIO: return "EIO";
-	case EBADF: return "EBADF";
-	case EAGAIN: return "EAGAIN";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EBUSY: return "EBUSY";
-	case EEXIST: return "EEXIST";
-	case EXDEV: return "EXDEV";
-	case ENODEV: return "ENODEV";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case ENFILE: return "ENFILE";
-	case EMFILE: return "EMFILE";
-	case ENOSPC: return "ENOSPC";
-	case EROFS: return "EROFS";
-	case EMLINK: return "EMLINK";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	case ELOOP: return "ELOOP";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EOVERFLOW: return "EOVERFLOW";
-	case ESTALE: return "ESTALE";
+	FLINKSHIM_ERRNO_LIST(FLINKSHIM_ERRNO_CASE)
 	default:
 		/* No space: the runner splits the line on blanks. */
 		snprintf(buf, size, "E%d", err);
@@ -498,52 +444,6 @@ static void do_link(void)
 	sh->errno_kept = o.errno_kept;
 	sh->called = 1;
 }
-
-/* ------------------------------------------------------------------------------------------ */
-/* The old-kernel simulation: the bats suites' seccomp filter (tests/helpers/oldkernel.c),
- * installed by each case process after its setup, so that the setup may still use the direct
- * form, and one driver process serves every case. */
-
-#ifdef OUR_AUDIT_ARCH
-#if __BYTE_ORDER == __LITTLE_ENDIAN
-#define FLAGS_LOW_WORD offsetof(struct seccomp_data, args[4])
-#else
-#define FLAGS_LOW_WORD (offsetof(struct seccomp_data, args[4]) + 4)
-#endif
-
-static int install_oldkernel_filter(void)
-{
-	struct sock_filter code[] = {
-		/* Another ABI: not ours to judge, let it through. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, OUR_AUDIT_ARCH, 0, 5),
-		/* Not linkat: allow. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_linkat, 0, 3),
-		/* linkat with AT_EMPTY_PATH (the kernel reads flags as an int): refused the way
-		 * an old kernel refuses it. */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, FLAGS_LOW_WORD),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOENT & SECCOMP_RET_DATA)),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { (unsigned short)(sizeof(code) / sizeof(code[0])), code };
-
-	/* PR_SET_NO_NEW_PRIVS keeps the credentials object: it does not itself break the
-	 * same-credentials rule for fds opened before it. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-}
-#define SECCOMP_SUPPORTED 1
-#else
-static int install_oldkernel_filter(void)
-{
-	errno = ENOSYS;
-	return -1;
-}
-#define SECCOMP_SUPPORTED 0
-#endif
 
 /* ------------------------------------------------------------------------------------------ */
 /* The refusal rule: where no route can give the /proc answer once /proc is hidden. */
@@ -1490,7 +1390,9 @@ __attribute__((noreturn)) static void case_main(const struct pcase *c, int seq)
 	job.newdirfd = e.newdirfd;
 	job.newname = e.newname;
 
-	if (oldkernel_sim && install_oldkernel_filter() != 0)
+	/* The old-kernel simulation (the bats suites' filter) binds the case process from here
+	 * on: the setup above may still use the direct form, and one driver serves every case. */
+	if (oldkernel_sim && oldkernel_filter_install() != 0)
 		setup_failed("installing the seccomp filter");
 	inspect(&e, &sh->before);
 	run_context(c);
@@ -1789,7 +1691,7 @@ static const char *probe_direct(void)
 
 		if (fd < 0)
 			_exit(2);
-		if (oldkernel_sim && install_oldkernel_filter() != 0)
+		if (oldkernel_sim && oldkernel_filter_install() != 0)
 			_exit(3);
 		errno = 0;
 		snprintf(path, sizeof(path), "%s/probe-direct", scratch);
@@ -1866,7 +1768,7 @@ int main(int argc, char **argv)
 	       "kernel=%s cases=%d\n",
 	       (long)getuid(), privileged, proc_state(),
 	       dlsym(RTLD_DEFAULT, "flinkat") != NULL ? "loaded" : "absent",
-	       oldkernel_sim ? (SECCOMP_SUPPORTED ? "on" : "unsupported") : "off",
+	       oldkernel_sim ? (oldkernel_filter_supported ? "on" : "unsupported") : "off",
 	       probe_direct(), u.release, ncases);
 	for (i = 0; i < ncases; i++)
 		run_one(&cases[i], i);
