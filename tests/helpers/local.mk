@@ -6,6 +6,8 @@
 # errno by name in the output, so that the suites compare names, not numbers.
 HELPER_ERRNO = tests/helpers/errno_name.c tests/helpers/errno_name.h
 OLDKERNEL_FILTER = tests/helpers/oldkernel_filter.c tests/helpers/oldkernel_filter.h
+# The other actors of the spelling table's tokens ({S}, {X}, {O}).
+TOKEN_ACTORS = tests/helpers/token_actors.c tests/helpers/token_actors.h
 
 check_PROGRAMS += tests/helpers/legacy_link
 tests_helpers_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)

@@ -20,6 +20,7 @@
 #include "../unit/errno_name.h"
 #include "../unit/procfd_cases.h"
 #include "procfd_classify.h"
+#include "token_actors.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -68,30 +69,9 @@ static char dir[PATH_MAX];
 static int dir_fd = -1;
 static int dev_links_standard;
 
-static long current_tid(void)
-{
-	return (long)syscall(SYS_gettid);
-}
-
 static int same_inode(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t n = read(fd, (char *)buf + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		off += (size_t)n;
-	}
-	return 0;
 }
 
 /* Put a fresh, different file at fd slot in the calling thread's (or child's) table. */
@@ -107,91 +87,6 @@ static int other_file_at(int slot)
 		close(fd);
 	}
 	return 0;
-}
-
-/* {S} and {X}: threads that only need to exist (and, for {X}, to own another table). */
-struct helper {
-	pthread_t th;
-	int ready[2];
-	int release[2];
-	int slot;
-	int own_table;
-	long tid;
-	long err;
-};
-
-static void *helper_main(void *arg)
-{
-	struct helper *h = arg;
-	long msg[2] = { 0, 0 };
-	char c;
-
-	if (h->own_table) {
-		if (unshare(CLONE_FILES) != 0 || other_file_at(h->slot) != 0)
-			msg[1] = errno;
-	}
-	msg[0] = current_tid();
-	if (write(h->ready[1], msg, sizeof(msg)) != (ssize_t)sizeof(msg))
-		return NULL;
-	while (read(h->release[0], &c, 1) < 0 && errno == EINTR)
-		;
-	return NULL;
-}
-
-static int helper_start(struct helper *h, int slot, int own_table)
-{
-	long msg[2];
-
-	h->slot = slot;
-	h->own_table = own_table;
-	if (pipe2(h->ready, O_CLOEXEC) != 0 || pipe2(h->release, O_CLOEXEC) != 0)
-		return -1;
-	if ((errno = pthread_create(&h->th, NULL, helper_main, h)) != 0)
-		return -1;
-	if (read_full(h->ready[0], msg, sizeof(msg)) != 0)
-		return -1;
-	h->tid = msg[0];
-	h->err = msg[1];
-	return 0;
-}
-
-static void helper_stop(struct helper *h)
-{
-	if (write(h->release[1], "x", 1) != 1)
-		tap_diag("cannot release a helper thread");
-	pthread_join(h->th, NULL);
-	close(h->ready[0]);
-	close(h->ready[1]);
-	close(h->release[0]);
-	close(h->release[1]);
-}
-
-/* {O}: a child process whose fd slot is another file. */
-static pid_t other_start(int slot)
-{
-	int p[2];
-	pid_t pid;
-	char c = 'e';
-
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		/* Only async-signal-safe calls: the parent has threads. */
-		c = other_file_at(slot) == 0 ? 'r' : 'e';
-		if (write(p[1], &c, 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	if (pid > 0 && (read_full(p[0], &c, 1) != 0 || c != 'r')) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		pid = -1;
-	}
-	close(p[0]);
-	return pid;
 }
 
 /* The call itself, in the thread the case names. */
@@ -211,7 +106,7 @@ static void run_call(struct trial *t)
 			return;
 		}
 	}
-	t->ids.tid = current_tid();
+	t->ids.tid = token_tid();
 	if (procfd_case_expand(t->c->tmpl, &t->ids, t->path, sizeof(t->path)) < 0) {
 		t->setup_err = EINVAL;
 		t->setup_what = "expanding the template";
@@ -322,7 +217,7 @@ static void run_trial(int idx, enum mode mode)
 {
 	static struct trial t;
 	const struct procfd_case *c = &procfd_cases[idx];
-	struct helper sibling, stranger;
+	struct token_thread sibling, stranger;
 	int use_sibling = strstr(c->tmpl, "{S}") != NULL;
 	int use_stranger = strstr(c->tmpl, "{X}") != NULL;
 	pid_t other = -1;
@@ -357,18 +252,18 @@ static void run_trial(int idx, enum mode mode)
 	t.ids.pid = getpid();
 	t.ids.fd = t.slot;
 	if (strstr(c->tmpl, "{O}") != NULL) {
-		other = other_start(t.slot);
+		other = token_other_start(t.slot, other_file_at);
 		if (other < 0) {
 			t.setup_err = errno ? errno : EAGAIN;
 			t.setup_what = "a child process";
 		}
 		t.ids.other_pid = other;
 	}
-	if (use_sibling && helper_start(&sibling, t.slot, 0) != 0) {
+	if (use_sibling && token_thread_start(&sibling, t.slot, NULL) != 0) {
 		printf("Bail out! cannot start a thread: %s\n", strerror(errno));
 		exit(99);
 	}
-	if (use_stranger && helper_start(&stranger, t.slot, 1) != 0) {
+	if (use_stranger && token_thread_start(&stranger, t.slot, other_file_at) != 0) {
 		printf("Bail out! cannot start a thread: %s\n", strerror(errno));
 		exit(99);
 	}
@@ -377,7 +272,7 @@ static void run_trial(int idx, enum mode mode)
 	if (use_stranger) {
 		t.ids.stranger = stranger.tid;
 		if (stranger.err != 0) {
-			t.setup_err = (int)stranger.err;
+			t.setup_err = stranger.err;
 			t.setup_what = "a thread with its own fd table";
 		}
 	}
@@ -398,10 +293,10 @@ static void run_trial(int idx, enum mode mode)
 		}
 	}
 
-	if (use_stranger)
-		helper_stop(&stranger);
-	if (use_sibling)
-		helper_stop(&sibling);
+	if (use_stranger && token_thread_stop(&stranger) != 0)
+		tap_diag("cannot release a helper thread");
+	if (use_sibling && token_thread_stop(&sibling) != 0)
+		tap_diag("cannot release a helper thread");
 	if (other > 0) {
 		kill(other, SIGKILL);
 		waitpid(other, NULL, 0);

@@ -6,7 +6,8 @@
 # No libflinkshim here: the runner preloads it into the candidate runs only, and the
 # reference must be libc's own linkat().
 check_PROGRAMS += tests/parity/parity_driver
-tests_parity_parity_driver_SOURCES = tests/parity/parity_driver.c $(OLDKERNEL_FILTER)
+tests_parity_parity_driver_SOURCES = tests/parity/parity_driver.c $(OLDKERNEL_FILTER) \
+	$(TOKEN_ACTORS)
 tests_parity_parity_driver_CFLAGS = $(AM_CFLAGS) -pthread
 tests_parity_parity_driver_LDFLAGS = -pthread
 

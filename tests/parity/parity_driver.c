@@ -52,6 +52,7 @@
 
 #include "../unit/procfd_cases.h"
 #include "../helpers/oldkernel_filter.h"
+#include "../helpers/token_actors.h"
 #include "errno_list.h"
 
 #include <dirent.h>
@@ -265,17 +266,6 @@ static const char *errno_str(int err, char *buf, size_t size)
 	}
 }
 
-/* Only glibc's gettid() asks the kernel: musl's returns the tid cached in the thread
- * descriptor, the parent's in a vfork child. */
-static long current_tid(void)
-{
-#if defined(HAVE_GETTID) && defined(__GLIBC__)
-	return gettid();
-#else
-	return syscall(SYS_gettid);
-#endif
-}
-
 /* Async-signal-safe string copy into the shared error slot (used from vfork children and
  * signal handlers too). */
 static void note_error(const char *what)
@@ -421,7 +411,7 @@ static void do_link(void)
 {
 	const struct pcase *c = job.c;
 	long pid = getpid();
-	long tid = current_tid();
+	long tid = token_tid();
 	struct outcome o;
 	int n;
 
@@ -946,22 +936,6 @@ static void empty_dir(int dirfd)
 
 static const struct env *cur_env;
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t n = read(fd, (char *)buf + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		off += (size_t)n;
-	}
-	return 0;
-}
-
 /* A different file (DECOY) at fd slot of the calling task's table. */
 static int decoy_at(int slot)
 {
@@ -977,79 +951,24 @@ static int decoy_at(int slot)
 	return 0;
 }
 
-struct helper {
-	pthread_t th;
-	int ready[2];
-	int release[2];
-	int slot;
-	int own_table;
-	long tid;
-	long err;
-};
-
-static void *helper_main(void *arg)
+/* {S} and {X} (token_actors.c): a setup failure ends the case. */
+static void helper_start(struct token_thread *h, int slot, int own_table)
 {
-	struct helper *h = arg;
-	long msg[2] = { 0, 0 };
-	char c;
-
-	if (h->own_table && (unshare(CLONE_FILES) != 0 || decoy_at(h->slot) != 0))
-		msg[1] = errno ? errno : EIO;
-	msg[0] = current_tid();
-	if (write(h->ready[1], msg, sizeof(msg)) != (ssize_t)sizeof(msg))
-		return NULL;
-	while (read(h->release[0], &c, 1) < 0 && errno == EINTR)
-		;
-	return NULL;
-}
-
-static void helper_start(struct helper *h, int slot, int own_table)
-{
-	long msg[2];
-
-	h->slot = slot;
-	h->own_table = own_table;
-	if (pipe2(h->ready, O_CLOEXEC) != 0 || pipe2(h->release, O_CLOEXEC) != 0)
-		setup_failed("pipe");
-	if ((errno = pthread_create(&h->th, NULL, helper_main, h)) != 0)
-		setup_failed("pthread_create");
-	if (read_full(h->ready[0], msg, sizeof(msg)) != 0)
+	if (token_thread_start(h, slot, own_table ? decoy_at : NULL) != 0)
 		setup_failed("helper thread");
-	h->tid = msg[0];
-	h->err = msg[1];
 	if (h->err != 0) {
-		errno = (int)h->err;
+		errno = h->err;
 		setup_failed("helper thread with its own table");
 	}
 }
 
+/* {O}: another process whose slot is the decoy. */
 static pid_t other_start(int slot)
 {
-	int p[2];
-	pid_t pid;
-	char c = 'e';
+	pid_t pid = token_other_start(slot, decoy_at);
 
-	if (pipe2(p, O_CLOEXEC) != 0)
-		setup_failed("pipe");
-	pid = fork();
 	if (pid < 0)
-		setup_failed("fork");
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		c = decoy_at(slot) == 0 ? 'r' : 'e';
-		if (write(p[1], &c, 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	if (read_full(p[0], &c, 1) != 0 || c != 'r') {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		errno = EIO;
 		setup_failed("the other process");
-	}
-	close(p[0]);
 	return pid;
 }
 
@@ -1226,7 +1145,7 @@ static void run_exec(void)
 		setup_failed("execv");
 	}
 	close(p[1]);
-	if (read_full(p[0], &o, sizeof(o)) != 0) {
+	if (token_read_full(p[0], &o, sizeof(o)) != 0) {
 		errno = EIO;
 		setup_failed("the exec'd linker");
 	}
@@ -1325,7 +1244,7 @@ static void run_context(const struct pcase *c)
 __attribute__((noreturn)) static void case_main(const struct pcase *c, int seq)
 {
 	static struct env e;
-	struct helper sibling, stranger;
+	struct token_thread sibling, stranger;
 	int use_sibling = strstr(c->tmpl, "{S}") != NULL;
 	int use_stranger = strstr(c->tmpl, "{X}") != NULL;
 	pid_t other = -1;
@@ -1719,7 +1638,7 @@ static int exec_link_main(char **argv)
 	int resfd = atoi(argv[8]);
 
 	memset(&o, 0, sizeof(o));
-	if (expand_safe(argv[4], fd, getpid(), current_tid(), path, sizeof(path)) < 0)
+	if (expand_safe(argv[4], fd, getpid(), token_tid(), path, sizeof(path)) < 0)
 		return 2;
 	call_now((enum entry)atoi(argv[2]), (enum call)atoi(argv[3]), fd, path, atoi(argv[6]),
 		 argv[7], &o);

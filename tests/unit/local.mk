@@ -29,7 +29,7 @@ tests_unit_flink_api_test_LDFLAGS = -no-install
 # No shim here: the kernel's own answers are what is measured.
 check_PROGRAMS += tests/helpers/spelling_probe
 TESTS += tests/helpers/spelling_probe
-tests_helpers_spelling_probe_SOURCES = tests/helpers/spelling_probe.c
+tests_helpers_spelling_probe_SOURCES = tests/helpers/spelling_probe.c $(TOKEN_ACTORS)
 tests_helpers_spelling_probe_CFLAGS = $(AM_CFLAGS) -pthread
 tests_helpers_spelling_probe_LDFLAGS = -pthread
 tests_helpers_spelling_probe_LDADD = libprocfd.la
