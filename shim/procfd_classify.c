@@ -308,8 +308,39 @@ static long id_value(long id, long pid, long tid)
 	return id;
 }
 
-enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid)
+/* Numbers the walk met, each asked about once: ".." after /proc/<n>/task/<n> repeats none. */
+struct group_view {
+	long pid;
+	long tid;
+	procfd_in_group_fn in_group;
+	void *ctx;
+	long asked[4];
+	int answer[4];
+	int nasked;
+};
+
+static int ours(struct group_view *g, long n)
 {
+	int i;
+
+	if (n == g->pid || n == g->tid)
+		return 1;
+	if (g->in_group == NULL || n < 0)
+		return 0;
+	for (i = 0; i < g->nasked; i++)
+		if (g->asked[i] == n)
+			return g->answer[i];
+	if (g->nasked == (int)(sizeof(g->asked) / sizeof(g->asked[0])))
+		return 0; /* cannot happen: at most 2 passed, proc and task */
+	g->asked[g->nasked] = n;
+	g->answer[g->nasked] = g->in_group(n, g->ctx) != 0;
+	return g->answer[g->nasked++];
+}
+
+enum procfd_owner procfd_resolve_group(const struct procfd_ref *ref, long pid, long tid,
+				       procfd_in_group_fn in_group, void *ctx, long *thread)
+{
+	struct group_view g = { pid, tid, in_group, ctx, { 0 }, { 0 }, 0 };
 	long proc = id_value(ref->proc, pid, tid);
 	long owner = proc;
 	int i;
@@ -317,13 +348,13 @@ enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long ti
 	/* Bounded by the array too: ref may come from anyone (the fuzzer, a unit test). */
 	for (i = 0; i < ref->npassed && i < (int)(sizeof(ref->passed) / sizeof(ref->passed[0]));
 	     i++)
-		if (ref->passed[i] != pid && ref->passed[i] != tid)
+		if (!ours(&g, ref->passed[i]))
 			return PROCFD_NOT_OURS; /* the kernel may not find that directory */
 	if (ref->task != PROCFD_ID_NONE) {
-		/* /proc/<x>/task/<t>: x must be our process (by its pid or our own tid). */
+		/* /proc/<x>/task/<t>: x must be a task of our process, t one of its threads. */
 		if (ref->task == PROCFD_ID_TID)
 			return PROCFD_CALLER; /* /proc/thread-self, however reached */
-		if (proc != pid && proc != tid)
+		if (!ours(&g, proc))
 			return PROCFD_NOT_OURS;
 		owner = ref->task;
 	}
@@ -331,7 +362,18 @@ enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long ti
 		return PROCFD_CALLER;
 	if (owner == pid)
 		return PROCFD_LEADER;
-	return PROCFD_NOT_OURS; /* another process, or another thread of ours */
+	if (ours(&g, owner)) {
+		*thread = owner;
+		return PROCFD_THREAD;
+	}
+	return PROCFD_NOT_OURS; /* another process, or a thread the caller could not vouch for */
+}
+
+enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid)
+{
+	long unused;
+
+	return procfd_resolve_group(ref, pid, tid, NULL, NULL, &unused);
 }
 
 enum procfd_owner procfd_classify(const char *path, long pid, long tid, int *fd)

@@ -43,8 +43,10 @@ struct procfd_ref {
 enum procfd_owner {
 	PROCFD_NOT_OURS = 0, /* not the idiom, or another process's or another thread's table */
 	PROCFD_CALLER,       /* the calling thread's own table: fd can be used as is */
-	PROCFD_LEADER        /* the thread-group leader's table: the caller's unless it unshared
+	PROCFD_LEADER,       /* the thread-group leader's table: the caller's unless it unshared
 	                        CLONE_FILES (or the leader has exited) */
+	PROCFD_THREAD        /* another thread of our group, by its tid (procfd_resolve_group
+	                        only): the caller's table only if that thread shares it */
 };
 
 /* Parse an absolute path. Returns 0 and fills *ref if the path, walked as the kernel walks it
@@ -68,6 +70,18 @@ int procfd_is_plain_self(const struct procfd_ref *ref);
 
 /* Whose table ref names, for a caller with these ids. */
 enum procfd_owner procfd_resolve(const struct procfd_ref *ref, long pid, long tid);
+
+/* Is n, a number that is neither the caller's pid nor its tid, a thread of the caller's
+ * thread group? Only the caller can know (a syscall): the classifier asks, it never looks. */
+typedef int (*procfd_in_group_fn)(long n, void *ctx);
+
+/* procfd_resolve() for a caller that can tell its own threads: numbers in the path that are
+ * threads of the group (in_group says so) count as existing directories of ours, as the
+ * kernel finds them with /proc mounted, and a table named by such a thread's tid gives
+ * PROCFD_THREAD with the tid in *thread. in_group is asked only about numbers that are
+ * neither pid nor tid, at most once each; with in_group NULL this is procfd_resolve(). */
+enum procfd_owner procfd_resolve_group(const struct procfd_ref *ref, long pid, long tid,
+				       procfd_in_group_fn in_group, void *ctx, long *thread);
 
 /* Both steps: returns the owner and stores the fd in *fd when the owner is not
  * PROCFD_NOT_OURS. */

@@ -42,6 +42,7 @@ static const char *owner_name(enum procfd_owner o)
 	case PROCFD_NOT_OURS: return "NOT_OURS";
 	case PROCFD_CALLER: return "CALLER";
 	case PROCFD_LEADER: return "LEADER";
+	case PROCFD_THREAD: return "THREAD (never from procfd_classify)";
 	}
 	return "(invalid owner)";
 }
@@ -60,6 +61,73 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t size, co
 static int id_is_valid(long id)
 {
 	return id >= 0 || id == PROCFD_ID_PID || id == PROCFD_ID_TID;
+}
+
+/* procfd_resolve_group()'s questions, recorded: each number at most once, never the pid or
+ * the tid, never a placeholder, at most four (two passed directories, proc and task). */
+struct asked {
+	long pid, tid;
+	long n[8];
+	int count;
+	int answer;
+	int bad; /* a question that should not have been asked */
+};
+
+static int record(long n, void *ctx)
+{
+	struct asked *a = ctx;
+	int i;
+
+	if (n < 0 || n == a->pid || n == a->tid || a->count >= 4)
+		a->bad = 1;
+	for (i = 0; i < a->count && i < 8; i++)
+		if (a->n[i] == n)
+			a->bad = 1;
+	if (a->count < 8)
+		a->n[a->count] = n;
+	a->count++;
+	return a->answer;
+}
+
+static int is_named(const struct procfd_ref *ref, long n)
+{
+	return ref->proc == n || ref->task == n;
+}
+
+/* The group-aware resolver against the pure one: knowing no other thread changes nothing;
+ * taking every number for a thread of ours changes only NOT_OURS, and only into THREAD of a
+ * number the path names as its table's owner, or into CALLER/LEADER through a directory
+ * that the pure resolver could not vouch for. */
+static int compare_group(const struct procfd_ref *ref, long pid, long tid, enum procfd_owner got,
+			 char *msg, size_t size)
+{
+	struct asked a = { pid, tid, { 0 }, 0, 0, 0 };
+	enum procfd_owner g;
+	long thread = -77;
+
+	g = procfd_resolve_group(ref, pid, tid, record, &a, &thread);
+	if (a.bad)
+		return fail(msg, size, "procfd_resolve_group asked a question it should not have");
+	if (g != got || thread != -77)
+		return fail(msg, size, "procfd_resolve_group knowing no thread says %s, "
+			    "procfd_resolve %s", owner_name(g), owner_name(got));
+	a.count = 0;
+	a.answer = 1;
+	thread = -77;
+	g = procfd_resolve_group(ref, pid, tid, record, &a, &thread);
+	if (a.bad)
+		return fail(msg, size, "procfd_resolve_group asked a question it should not have");
+	if (got != PROCFD_NOT_OURS && g != got)
+		return fail(msg, size, "procfd_resolve_group says %s where procfd_resolve says %s",
+			    owner_name(g), owner_name(got));
+	if (g == PROCFD_THREAD &&
+	    (thread < 0 || thread == pid || thread == tid || !is_named(ref, thread)))
+		return fail(msg, size, "procfd_resolve_group says THREAD %ld, not a number the "
+			    "path names", thread);
+	if (g != PROCFD_THREAD && thread != -77)
+		return fail(msg, size, "procfd_resolve_group says %s but wrote *thread",
+			    owner_name(g));
+	return 0;
 }
 
 int procfd_compare(const char *path, long pid, long tid, char *msg, size_t size)
@@ -96,6 +164,8 @@ int procfd_compare(const char *path, long pid, long tid, char *msg, size_t size)
 	if (resolved != got)
 		return fail(msg, size, "procfd_resolve says %s, procfd_classify %s",
 			    owner_name(resolved), owner_name(got));
+	if (compare_group(&ref, pid, tid, got, msg, size) != 0)
+		return -1;
 	if (got != PROCFD_NOT_OURS) {
 		/* The interposer readlink()s the one /dev link that via names: it must be one
 		 * the walk went through, and there must be one if the walk used /dev at all. */

@@ -24,7 +24,9 @@
  * that does not exist) it must say NOT_OURS: saying "ours" would let the shim link a file
  * where the kernel says ENOENT. Where that safe answer is known to differ from the kernel's
  * (the number happens to exist and be ours, a directory the model does not know), gap says
- * why; the probe reports those as TODO, so a new disagreement still fails.
+ * why; the probe reports those as TODO, so a new disagreement still fails. The sibling gap
+ * ({S}) is closed by procfd_resolve_group(), which the shim uses: the probe and the parity
+ * matrix hold the shim to the kernel's answer there.
  */
 #ifndef FLINKSHIM_TESTS_PROCFD_CASES_H
 #define FLINKSHIM_TESTS_PROCFD_CASES_H
@@ -69,7 +71,11 @@ struct procfd_ids {
 #define NOPE PROCFD_NOT_OURS
 #define FD_F PROCFD_CASE_FD_F
 
-#define GAP_SIBLING "{S} is a thread of ours sharing the table; the model cannot know that"
+/* The sibling gap is the pure classifier's only: procfd_resolve_group(), given a way to tell
+ * the threads of our group (the shim asks tgkill() and kcmp()), closes it. */
+static const char procfd_gap_sibling[] =
+	"{S} is a thread of ours sharing the table; the model cannot know that";
+#define GAP_SIBLING procfd_gap_sibling
 #define GAP_DIR "a directory the model does not know (it could be a symlink elsewhere)"
 
 static const struct procfd_case procfd_cases[] = {
@@ -278,6 +284,7 @@ static inline const char *procfd_owner_name(enum procfd_owner o)
 	case PROCFD_NOT_OURS: return "NOT_OURS";
 	case PROCFD_CALLER: return "CALLER";
 	case PROCFD_LEADER: return "LEADER";
+	case PROCFD_THREAD: return "THREAD";
 	}
 	return "?";
 }

@@ -215,6 +215,84 @@ static void test_resolve(void)
 	       "resolve /proc/4242/task/4343 from another process 4343");
 }
 
+/* The group-aware resolver, as the shim uses it: our process 100, threads 101, 102 and 103
+ * (the predicate stands in for tgkill), another process 200. */
+struct group_asks {
+	int count;
+	long last;
+};
+
+static int fake_group(long n, void *ctx)
+{
+	struct group_asks *a = ctx;
+
+	a->count++;
+	a->last = n;
+	return n >= 100 && n <= 103;
+}
+
+static void test_resolve_group(void)
+{
+	static const struct {
+		const char *path;
+		long tid;
+		enum procfd_owner owner;
+		long thread; /* for PROCFD_THREAD */
+		int asks;    /* questions the resolver may ask: each number once */
+	} cases[] = {
+		{ "/proc/self/task/102/fd/3", 100, PROCFD_THREAD, 102, 1 },
+		{ "/proc/102/fd/3", 100, PROCFD_THREAD, 102, 1 },
+		{ "/proc/102/task/100/fd/3", 100, PROCFD_CALLER, 0, 1 },
+		{ "/proc/102/task/100/fd/3", 101, PROCFD_LEADER, 0, 1 },
+		{ "/proc/102/task/101/fd/3", 101, PROCFD_CALLER, 0, 1 },
+		{ "/proc/102/task/103/fd/3", 100, PROCFD_THREAD, 103, 2 },
+		{ "/proc/self/task/102/../100/fd/3", 100, PROCFD_CALLER, 0, 1 },
+		{ "/proc/self/task/102/../../fd/3", 101, PROCFD_LEADER, 0, 1 },
+		{ "/proc/self/task/102/../102/fd/3", 100, PROCFD_THREAD, 102, 1 },
+		{ "/proc/self/task/102/fd/3", 101, PROCFD_THREAD, 102, 1 },
+		{ "/proc/103/fd/3", 101, PROCFD_THREAD, 103, 1 },
+		{ "/proc/200/fd/3", 100, PROCFD_NOT_OURS, 0, 1 },
+		{ "/proc/200/task/100/fd/3", 100, PROCFD_NOT_OURS, 0, 1 },
+		{ "/proc/self/task/200/fd/3", 101, PROCFD_NOT_OURS, 0, 1 },
+		{ "/proc/200/../self/fd/3", 100, PROCFD_NOT_OURS, 0, 1 },
+		{ "/proc/self/task/102/../200/fd/3", 100, PROCFD_NOT_OURS, 0, 2 },
+		{ "/proc/self/fd/3", 101, PROCFD_LEADER, 0, 0 },
+		{ "/proc/101/fd/3", 101, PROCFD_CALLER, 0, 0 },
+		{ "/proc/thread-self/fd/3", 101, PROCFD_CALLER, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct group_asks a = { 0, -1 };
+		struct procfd_ref ref;
+		long thread = -77;
+		enum procfd_owner got;
+
+		if (procfd_parse(cases[i].path, &ref) != 0) {
+			tap_ok(0, "procfd_resolve_group %s: does not parse", cases[i].path);
+			continue;
+		}
+		got = procfd_resolve_group(&ref, 100, cases[i].tid, fake_group, &a, &thread);
+		if (cases[i].owner == PROCFD_THREAD)
+			tap_ok(got == PROCFD_THREAD && thread == cases[i].thread,
+			       "procfd_resolve_group %s from %ld: THREAD %ld (got %s, %ld)",
+			       cases[i].path, cases[i].tid, cases[i].thread, procfd_owner_name(got),
+			       thread);
+		else
+			tap_ok(got == cases[i].owner && thread == -77,
+			       "procfd_resolve_group %s from %ld: %s (got %s)", cases[i].path,
+			       cases[i].tid, procfd_owner_name(cases[i].owner),
+			       procfd_owner_name(got));
+		tap_is(a.count, cases[i].asks, "procfd_resolve_group %s from %ld asks %d question(s)",
+		       cases[i].path, cases[i].tid, cases[i].asks);
+		/* Without the predicate: the pure answer, which knows no thread but ours. */
+		tap_is(procfd_resolve_group(&ref, 100, cases[i].tid, NULL, NULL, &thread),
+		       procfd_resolve(&ref, 100, cases[i].tid),
+		       "procfd_resolve_group %s without a predicate is procfd_resolve",
+		       cases[i].path);
+	}
+}
+
 static void test_null_and_long(void)
 {
 	static char huge[1 << 20];
@@ -344,6 +422,7 @@ int main(void)
 	test_parse_fields();
 	test_needs_ids();
 	test_resolve();
+	test_resolve_group();
 	test_null_and_long();
 	test_every_byte();
 	tap_done();
