@@ -138,6 +138,29 @@ static int dev_link_is_standard(enum procfd_via via)
 	return 1;
 }
 
+/* The classifier's question (procfd_in_group_fn): is n a thread of our group? tgkill() with
+ * signal 0 checks exactly that, and sends nothing: ESRCH for any other number. */
+static int in_our_group(long n, void *pid)
+{
+	int saved = errno;
+	long r = real_syscall6(SYS_tgkill, *(long *)pid, n, 0, 0, 0, 0);
+
+	errno = saved;
+	return r == 0;
+}
+
+/* Does thread n use the caller's fd table? Only kcmp() can say; where it cannot (no
+ * CONFIG_KCMP, a seccomp profile), the answer is no: the path then goes to the kernel as it
+ * is, which is what the program got before this rewrite existed. */
+static int thread_shares_table(long tid, long n)
+{
+	int saved = errno;
+	long r = real_syscall6(SYS_kcmp, tid, n, KCMP_FILES, 0, 0, 0);
+
+	errno = saved;
+	return r == 0;
+}
+
 static void log_not_ours(const char *caller, const char *oldpath, const char *why)
 {
 	struct debug_line l;
@@ -156,6 +179,7 @@ int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
 	struct procfd_ref ref;
 	long pid = 0;
 	long tid = 0;
+	long thread = 0;
 	enum procfd_owner owner;
 
 	if (procfd_parse(oldpath, &ref) != 0)
@@ -173,7 +197,7 @@ int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
 		pid = getpid();
 		tid = caller_tid();
 	}
-	owner = procfd_resolve(&ref, pid, tid);
+	owner = procfd_resolve_group(&ref, pid, tid, in_our_group, &pid, &thread);
 	if (owner != PROCFD_NOT_OURS && procfd_has_numbers(&ref) && !proc_numbers_are_ours(pid)) {
 		if (debug_log_enabled())
 			log_not_ours(caller, oldpath,
@@ -185,6 +209,13 @@ int procfd_own_fd(const char *oldpath, int *fd, const char *caller)
 			log_not_ours(caller, oldpath,
 				     "the leader's fd table is not this thread's (CLONE_FILES "
 				     "unshared, or the main thread has exited)");
+		return 0;
+	}
+	if (owner == PROCFD_THREAD && !thread_shares_table(tid, thread)) {
+		if (debug_log_enabled())
+			log_not_ours(caller, oldpath,
+				     "names another thread's fd table, not this thread's (CLONE_FILES "
+				     "unshared, or kcmp unavailable)");
 		return 0;
 	}
 	if (owner == PROCFD_NOT_OURS) {

@@ -161,6 +161,21 @@ static int leader_table_is_callers(pid_t tgid, pid_t tid)
 	return syscall(SYS_kcmp, (long)tgid, (long)tid, KCMP_FILES, 0L, 0L) <= 0;
 }
 
+/* procfd_in_group_fn for a tracee: is n a thread of its group? tgkill() with signal 0 finds a
+ * thread only in the group named (ESRCH otherwise); EPERM means it found one that we may not
+ * signal (a tracee that changed its uid). */
+static int in_tracee_group(long n, void *tgid)
+{
+	return syscall(SYS_tgkill, (long)*(pid_t *)tgid, n, 0L) == 0 || errno == EPERM;
+}
+
+/* Does thread n use tid's fd table? Unlike the leader's case, no answer means no: the call
+ * then runs as it is, as it did before this rewrite existed. */
+static int thread_shares_table(pid_t tid, long n)
+{
+	return syscall(SYS_kcmp, (long)tid, n, KCMP_FILES, 0L, 0L) == 0;
+}
+
 /* 1 if fd is not open in tid (kcmp of the fd with itself says EBADF), 0 if it is or if
  * kcmp cannot tell. */
 static int fd_is_closed(pid_t tid, int fd)
@@ -207,6 +222,8 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 {
 	struct procfd_ref ref;
 	enum procfd_owner owner;
+	pid_t tgid;
+	long thread = 0;
 	char root[64];
 
 	*why = NULL;
@@ -221,7 +238,8 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 		*why = "not rewritten: the /dev link does not point to /proc/self/fd";
 		return -1;
 	}
-	owner = procfd_resolve(&ref, t->tgid, t->tid);
+	tgid = t->tgid;
+	owner = procfd_resolve_group(&ref, t->tgid, t->tid, in_tracee_group, &tgid, &thread);
 	if (owner == PROCFD_NOT_OURS) {
 		*why = "not rewritten: names another process's or thread's fds";
 		return -1;
@@ -234,6 +252,11 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 	if (owner == PROCFD_LEADER && t->tgid != t->tid && !leader_table_is_callers(t->tgid, t->tid)) {
 		*why = "not rewritten: the leader's fd table is not this thread's (CLONE_FILES "
 		       "unshared, or the main thread has exited)";
+		return -1;
+	}
+	if (owner == PROCFD_THREAD && !thread_shares_table(t->tid, thread)) {
+		*why = "not rewritten: names another thread's fd table, not this thread's "
+		       "(CLONE_FILES unshared, or kcmp unavailable)";
 		return -1;
 	}
 	return ref.fd;
