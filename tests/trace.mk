@@ -13,7 +13,8 @@ tests_helpers_static_legacy_LDFLAGS = -all-static -pthread
 # The whole legacy_link matrix (every fd kind, context and entry point), statically linked:
 # compared call by call with the same program run natively with /proc.
 check_PROGRAMS += tests/helpers/static_legacy_link
-tests_helpers_static_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)
+tests_helpers_static_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO) \
+	$(TOKEN_ACTORS)
 tests_helpers_static_legacy_link_CFLAGS = $(WARN_CFLAGS) -pthread
 tests_helpers_static_legacy_link_LDFLAGS = -all-static -pthread
 

@@ -53,6 +53,7 @@ for_users() {
 }
 
 NOT_OURS="^flinkshim: linkat /proc/[^ ]*: $FLS_DBG_NOT_OURS"
+OTHER_THREADS_TABLE="^flinkshim: linkat /proc/[^ ]*: not rewritten: names another thread's fd table, not this thread's"
 
 @test "/proc/CHILD/fd/N: the child's file natively; ENOENT under the shim without /proc" {
 	for_users process B ENOENT "$NOT_OURS"
@@ -63,11 +64,20 @@ NOT_OURS="^flinkshim: linkat /proc/[^ ]*: $FLS_DBG_NOT_OURS"
 }
 
 @test "/proc/PID/task/OTHER/fd/N, the other thread with its own fd table: never our fd" {
-	for_users thread B ENOENT "$NOT_OURS"
+	for_users thread B ENOENT "$OTHER_THREADS_TABLE"
 }
 
-@test "/proc/PID/task/OTHER/fd/N, the other thread sharing our table: not rewritten either" {
-	for_users thread-shared A ENOENT "$NOT_OURS"
+@test "/proc/PID/task/OTHER/fd/N, the other thread sharing our table: our fd, rewritten" {
+	fls_need_noproc
+	fls_fast check_mode thread-shared A ok " -> out: $FLS_DBG_DIRECT_OK" root
+	if [ -z "$FLS_SKIP_UNPRIV" ]; then
+		# Threads share credentials: as for /proc/thread-self below.
+		if [ "$FLS_KERNEL_FLINK" = yes ]; then
+			fls_fast check_mode thread-shared A ok " -> out: $FLS_DBG_DIRECT_OK" unpriv
+		else
+			fls_fast check_mode thread-shared A ENOENT "$FLS_DBG_REFUSED" unpriv
+		fi
+	fi
 }
 
 @test "/proc/self/fd/N from a thread that unshared its fd table: the leader's fd, not rewritten" {

@@ -153,6 +153,23 @@ need_dev_link() {
 	spell unpriv '/proc/self/task/%t/fd/%d'
 }
 
+# Another thread of ours that shares the table, by its tid: the shim asks the kernel
+# (tgkill, kcmp) what the pure classifier cannot know. From the main thread, a second thread
+# and a signal handler: a fork or vfork child is another process, where that tid is not its
+# own thread (with /proc: ENOENT; the parity matrix checks those).
+@test "/proc/self/task/SIBLING/fd/N (a thread of ours sharing the table), as root" {
+	WHERES="main thread signal" spell root '/proc/self/task/%s/fd/%d'
+}
+
+@test "/proc/self/task/SIBLING/fd/N (a thread of ours sharing the table), as uid 65534" {
+	WHERES="main thread signal" spell unpriv '/proc/self/task/%s/fd/%d'
+}
+
+@test "/proc/SIBLING/fd/N and /proc/SIBLING/task/PID/fd/N, as root" {
+	WHERES="main thread signal" spell root '/proc/%s/fd/%d'
+	WHERES="main thread signal" spell root '/proc/%s/task/%p/fd/%d'
+}
+
 @test "/dev/fd/N, as root" {
 	need_dev_link /dev/fd /proc/self/fd
 	spell root '/dev/fd/%d'

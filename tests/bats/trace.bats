@@ -224,6 +224,22 @@ static_matrix() {
 	expect_linkat ENOENT "$dir" closed "" "fd is not open, as /proc would say: ENOENT$"
 }
 
+@test "another thread of ours by its tid: rewritten if it shares the table, never if it has its own" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" \
+		-p '/proc/self/task/%s/fd/%d' "$dir" shared
+	expect_linkat ok "$dir" shared $'legacy_link\n' " -> shared: direct AT_EMPTY_PATH: ok$"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" \
+		-w thread -p '/proc/%s/task/%p/fd/%d' "$dir" leader
+	expect_linkat ok "$dir" leader $'legacy_link\n' " -> leader: direct AT_EMPTY_PATH: ok$"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" \
+		-p '/proc/self/task/%x/fd/%d' "$dir" own
+	expect_linkat ENOENT "$dir" own "" "not rewritten: names another thread's fd table, not this thread's"
+}
+
 @test "with /proc mounted the call is left as it is, and --debug says so" {
 	need_trace
 	local dir

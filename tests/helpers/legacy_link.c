@@ -15,7 +15,10 @@
  * Usage: legacy_link [options] DIR NAME...
  *   -p, --path=TEMPLATE  the oldpath spelling: %d is the fd, %p getpid() and %t gettid(),
  *                        both taken where the link happens; %P the pid of the process that
- *                        opened the file (a path made before fork); %% is a percent sign.
+ *                        opened the file (a path made before fork); %s the tid of another
+ *                        thread of ours that shares the fd table (started for the purpose,
+ *                        idle until exit), %x the tid of one that unshared it and holds
+ *                        another file at the same fd; %% is a percent sign.
  *                        Default: /proc/self/fd/%d
  *   -w, --where=WHERE    main (default), thread, signal (a SIGUSR1 handler), fork (a child
  *                        links the parent's fd), vfork, thread-fork (a fork child of a
@@ -56,6 +59,7 @@
 #include "config.h"
 
 #include "errno_name.h"
+#include "token_actors.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,6 +105,8 @@ static struct {
 	int olddirfd;
 	int dirfd;
 	pid_t opener;
+	long sibling;  /* %s */
+	long stranger; /* %x */
 	int nnames;
 	const char *names[MAX_NAMES];
 	struct stat file_st;
@@ -123,6 +129,23 @@ static pid_t current_tid(void)
 #else
 	return (pid_t)syscall(SYS_gettid);
 #endif
+}
+
+/* %x: another file, "other\n", at the fd's number in the thread's own table. */
+static const char *other_dir;
+
+static int other_file_at(int slot)
+{
+	int fd = open(other_dir, O_TMPFILE | O_RDWR, 0600);
+
+	if (fd < 0 || write(fd, "other\n", 6) != 6)
+		return -1;
+	if (fd != slot) {
+		if (dup2(fd, slot) < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
 }
 
 /* Async-signal-safe decimal formatting: the template is expanded where the link happens. */
@@ -161,6 +184,10 @@ static int expand(const char *t, int fd, char *buf, size_t size)
 			r = put_number(buf, size, &len, current_tid()), t++;
 		else if (t[0] == '%' && t[1] == 'P')
 			r = put_number(buf, size, &len, job.opener), t++;
+		else if (t[0] == '%' && t[1] == 's')
+			r = put_number(buf, size, &len, job.sibling), t++;
+		else if (t[0] == '%' && t[1] == 'x')
+			r = put_number(buf, size, &len, job.stranger), t++;
 		else if (t[0] == '%' && t[1] == '%')
 			buf[len++] = '%', t++;
 		else
@@ -455,6 +482,18 @@ static void exec_again(char **argv, int fd)
 	die(argv[0]);
 }
 
+/* A thread of ours for %s or %x, idle until the program exits; its tid. */
+static long start_thread(struct token_thread *t, token_fill_fn own_table)
+{
+	if (token_thread_start(t, job.fd, own_table) != 0)
+		die("starting a thread for %s or %x");
+	if (t->err != 0) {
+		errno = t->err;
+		die("a thread with its own fd table");
+	}
+	return t->tid;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const where_words[] = { "main", "thread", "signal", "fork", "vfork",
@@ -483,6 +522,7 @@ int main(int argc, char **argv)
 	const char *content = "legacy_link\n";
 	int want_fd = -1, newdirfd = -1, inherited = -1;
 	int setuid_self = 0, exec = 0;
+	struct token_thread sibling, stranger;
 	int failed = 0;
 	int opt;
 	int i;
@@ -533,6 +573,13 @@ int main(int argc, char **argv)
 		die("setuid");
 	if (newdirfd >= 0)
 		job.dirfd = newdirfd;
+
+	if (strstr(job.template, "%s") != NULL)
+		job.sibling = start_thread(&sibling, NULL);
+	if (strstr(job.template, "%x") != NULL) {
+		other_dir = argv[optind];
+		job.stranger = start_thread(&stranger, other_file_at);
+	}
 
 	job.shared = mmap(NULL, sizeof(*job.shared), PROT_READ | PROT_WRITE,
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);

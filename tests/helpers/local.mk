@@ -10,7 +10,7 @@ OLDKERNEL_FILTER = tests/helpers/oldkernel_filter.c tests/helpers/oldkernel_filt
 TOKEN_ACTORS = tests/helpers/token_actors.c tests/helpers/token_actors.h
 
 check_PROGRAMS += tests/helpers/legacy_link
-tests_helpers_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO)
+tests_helpers_legacy_link_SOURCES = tests/helpers/legacy_link.c $(HELPER_ERRNO) $(TOKEN_ACTORS)
 tests_helpers_legacy_link_CFLAGS = $(AM_CFLAGS) -pthread
 tests_helpers_legacy_link_LDFLAGS = -pthread
 

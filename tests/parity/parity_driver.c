@@ -518,9 +518,10 @@ static const char *refusal(const struct pcase *c)
  *                             of our fd links: a trailing slash, /proc/self/fd itself, a
  *                             spelling the kernel refuses): the shim must not touch it, so the
  *                             candidate answers as the run without the shim, /proc hidden;
- *   gap:WHY                   the idiom in a spelling the classifier knowingly refuses (the
- *                             spelling table's gap): reported as TODO, so that it stays
- *                             visible and a fix shows as an unexpected pass;
+ *   gap:WHY                   the idiom in a spelling the shim knowingly refuses (the
+ *                             spelling table's gaps, but the sibling gap, which the shim
+ *                             closes): reported as TODO, so that it stays visible and a fix
+ *                             shows as an unexpected pass;
  *   compare                   the idiom: exactly the reference.
  */
 static const char *mark(const struct pcase *c, char *buf, size_t size)
@@ -533,7 +534,8 @@ static const char *mark(const struct pcase *c, char *buf, size_t size)
 	}
 	if (table_named(c) == TABLE_NONE)
 		return "pass-through";
-	if (c->gap) {
+	/* The sibling gap is the pure classifier's: the shim closes it with tgkill and kcmp. */
+	if (c->gap && !(c->spec != NULL && c->spec->gap == procfd_gap_sibling)) {
 		snprintf(buf, size, "gap:%s", c->spec != NULL && c->spec->gap ? c->spec->gap : "?");
 		for (char *p = buf; *p != '\0'; p++)
 			if (*p == '\t' || *p == '\n' || *p == '#')
