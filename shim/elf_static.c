@@ -18,8 +18,29 @@ static unsigned long long field(const unsigned char *p, size_t size, int big)
 
 enum elf_kind elf_classify(const unsigned char *head, size_t len)
 {
+	char unused[1];
+
+	return elf_interp(head, len, unused, sizeof(unused));
+}
+
+/* Copy PT_INTERP's string into out if it lies within head, is NUL-terminated there (the
+ * kernel requires it) and fits. */
+static void copy_interp(const unsigned char *head, size_t len, unsigned long long off,
+			unsigned long long size, char *out, size_t outsz)
+{
+	if (off > len || size > len - off || size == 0 || size > outsz ||
+	    head[off + size - 1] != '\0' || memchr(head + off, '\0', size) != head + off + size - 1)
+		return;
+	memcpy(out, head + off, size);
+}
+
+enum elf_kind elf_interp(const unsigned char *head, size_t len, char *out, size_t outsz)
+{
 	int is64, big;
 	unsigned long long phoff, phentsize, phnum, i;
+
+	if (outsz > 0)
+		out[0] = '\0';
 
 	if (len < EI_NIDENT || memcmp(head, ELFMAG, SELFMAG) != 0)
 		return ELF_NOT_ELF;
@@ -40,8 +61,36 @@ enum elf_kind elf_classify(const unsigned char *head, size_t len)
 	}
 	if (phentsize < 4 || phoff > len || phnum > (len - phoff) / phentsize)
 		return ELF_NOT_ELF; /* headers beyond what we read: do not guess */
-	for (i = 0; i < phnum; i++)
-		if (field(head + phoff + i * phentsize, 4, big) == PT_INTERP)
-			return ELF_DYNAMIC;
+	for (i = 0; i < phnum; i++) {
+		const unsigned char *ph = head + phoff + i * phentsize;
+
+		if (field(ph, 4, big) != PT_INTERP)
+			continue;
+		if (is64 && phentsize >= sizeof(Elf64_Phdr))
+			copy_interp(head, len, field(ph + offsetof(Elf64_Phdr, p_offset), 8, big),
+				    field(ph + offsetof(Elf64_Phdr, p_filesz), 8, big), out, outsz);
+		else if (!is64 && phentsize >= sizeof(Elf32_Phdr))
+			copy_interp(head, len, field(ph + offsetof(Elf32_Phdr, p_offset), 4, big),
+				    field(ph + offsetof(Elf32_Phdr, p_filesz), 4, big), out, outsz);
+		return ELF_DYNAMIC;
+	}
 	return ELF_STATIC;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+const char *elf_loader_libc(const char *interp)
+{
+	const char *base = strrchr(interp, '/');
+
+	base = base != NULL ? base + 1 : interp;
+	if (starts_with(base, "ld-musl-"))
+		return "musl";
+	if (starts_with(base, "ld-linux") || starts_with(base, "ld64.so.") ||
+	    strcmp(base, "ld.so.1") == 0)
+		return "glibc";
+	return NULL;
 }

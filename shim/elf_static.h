@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Is a program statically linked? A preload never reaches such a program (no dynamic loader
- * runs), so the wrapper says so instead of failing silently. Pure: works on the file's first
- * bytes.
+ * Is a program statically linked, and if not, which dynamic loader runs it? A preload never
+ * reaches a static program (no dynamic loader runs), nor one whose loader belongs to another
+ * C library, so the wrapper says so instead of failing silently. Pure: works on the file's
+ * first bytes.
  */
 #ifndef FLINKSHIM_ELF_STATIC_H
 #define FLINKSHIM_ELF_STATIC_H
@@ -17,5 +18,15 @@ enum elf_kind {
 
 /* head: the first len bytes of the file (the program headers must be among them). */
 enum elf_kind elf_classify(const unsigned char *head, size_t len);
+
+/* elf_classify(), and for ELF_DYNAMIC the program interpreter that PT_INTERP names (the
+ * dynamic loader, /lib64/ld-linux-x86-64.so.2 say) in out, NUL-terminated. out is left empty
+ * when the name lies beyond head, does not fit, or is not a plain string. */
+enum elf_kind elf_interp(const unsigned char *head, size_t len, char *out, size_t outsz);
+
+/* The C library a dynamic loader belongs to, by its file name: "glibc" (ld-linux*.so.N,
+ * ld64.so.N, ld.so.1), "musl" (ld-musl-ARCH.so.1), or NULL for any other. A preload must be
+ * built for the same C library as the program: glibc's loader cannot load a musl library. */
+const char *elf_loader_libc(const char *interp);
 
 #endif

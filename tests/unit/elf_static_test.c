@@ -7,6 +7,8 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <string.h>
 #include <unistd.h>
 
 static enum elf_kind classify_file(const char *path)
@@ -43,6 +45,94 @@ static size_t make_elf(unsigned char *buf, size_t size, int with_interp, int phn
 	return sizeof(*eh) + (size_t)phnum * sizeof(*ph);
 }
 
+/* make_elf() with the interpreter string str (size bytes, NUL included or not) after the
+ * headers, and PT_INTERP's p_offset/p_filesz pointing at it. */
+static size_t make_interp(unsigned char *buf, size_t bufsz, const char *str, size_t size)
+{
+	size_t n = make_elf(buf, bufsz, 1, 4);
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(Elf64_Ehdr));
+
+	ph[3].p_offset = n;
+	ph[3].p_filesz = size;
+	memcpy(buf + n, str, size);
+	return n + size;
+}
+
+static void test_interp(const char *self)
+{
+	unsigned char buf[1024];
+	char out[64];
+	char big[PATH_MAX];
+	ssize_t got;
+	size_t n;
+	int fd;
+
+	n = make_interp(buf, sizeof(buf), "/lib/ld-musl-x86_64.so.1", 25);
+	tap_ok(elf_interp(buf, n, out, sizeof(out)) == ELF_DYNAMIC &&
+		       strcmp(out, "/lib/ld-musl-x86_64.so.1") == 0,
+	       "elf_interp reads PT_INTERP's string (got \"%s\")", out);
+	tap_ok(elf_interp(buf, n - 1, out, sizeof(out)) == ELF_DYNAMIC && out[0] == '\0',
+	       "elf_interp: the string cut short by the buffer: dynamic, no name");
+	tap_ok(elf_interp(buf, n, out, 10) == ELF_DYNAMIC && out[0] == '\0',
+	       "elf_interp: a name that does not fit: dynamic, no name");
+	n = make_interp(buf, sizeof(buf), "/lib/ld-musl-x86_64.so.1X", 25);
+	tap_ok(elf_interp(buf, n, out, sizeof(out)) == ELF_DYNAMIC && out[0] == '\0',
+	       "elf_interp: a name without its NUL: dynamic, no name");
+	n = make_interp(buf, sizeof(buf), "/lib/ld\0-musl.so.1", 19);
+	tap_ok(elf_interp(buf, n, out, sizeof(out)) == ELF_DYNAMIC && out[0] == '\0',
+	       "elf_interp: a NUL inside the name: dynamic, no name");
+	make_interp(buf, sizeof(buf), "/lib/ld.so", 11);
+	((Elf64_Phdr *)(buf + sizeof(Elf64_Ehdr)))[3].p_offset = 0xfffffffffffffff0ULL;
+	tap_ok(elf_interp(buf, sizeof(buf), out, sizeof(out)) == ELF_DYNAMIC && out[0] == '\0',
+	       "elf_interp: an absurd p_offset: dynamic, no name, no overrun");
+	n = make_elf(buf, sizeof(buf), 0, 4);
+	tap_ok(elf_interp(buf, n, out, sizeof(out)) == ELF_STATIC && out[0] == '\0',
+	       "elf_interp of a static program: no name");
+
+	/* This very program: its loader is the one its C library ships. */
+	fd = open(self, O_RDONLY);
+	got = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	tap_ok(got > 0 && elf_interp(buf, (size_t)got, big, sizeof(big)) == ELF_DYNAMIC &&
+		       elf_loader_libc(big) != NULL &&
+		       strcmp(elf_loader_libc(big), FLINKSHIM_LIBC) == 0,
+	       "this test program's loader (%s) is %s's", got > 0 ? big : "?", FLINKSHIM_LIBC);
+}
+
+static void test_loader_libc(void)
+{
+	static const struct {
+		const char *interp;
+		const char *libc;
+	} cases[] = {
+		{ "/lib64/ld-linux-x86-64.so.2", "glibc" },
+		{ "/lib/ld-linux.so.2", "glibc" },
+		{ "/lib/ld-linux-aarch64.so.1", "glibc" },
+		{ "/lib/ld-linux-armhf.so.3", "glibc" },
+		{ "/lib64/ld64.so.2", "glibc" },
+		{ "/lib/ld64.so.1", "glibc" },
+		{ "/lib/ld.so.1", "glibc" },
+		{ "/lib/ld-musl-x86_64.so.1", "musl" },
+		{ "/lib/ld-musl-aarch64.so.1", "musl" },
+		{ "ld-musl-armhf.so.1", "musl" },
+		{ "/system/bin/linker64", NULL },
+		{ "/lib/ld-uClibc.so.0", NULL },
+		{ "/nix/store/x/lib/ld.so", NULL },
+		{ "", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = elf_loader_libc(cases[i].interp);
+
+		tap_ok(cases[i].libc == NULL ? got == NULL
+					     : got != NULL && strcmp(got, cases[i].libc) == 0,
+		       "elf_loader_libc(\"%s\") is %s", cases[i].interp,
+		       cases[i].libc != NULL ? cases[i].libc : "unknown");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char buf[1024];
@@ -71,5 +161,8 @@ int main(int argc, char **argv)
 	buf[EI_CLASS] = 7;
 	tap_is(elf_classify(buf, sizeof(buf)), ELF_NOT_ELF, "unknown ELF class");
 	tap_is(elf_classify(buf, 3), ELF_NOT_ELF, "three bytes");
+
+	test_interp(argv[0]);
+	test_loader_libc();
 	tap_done();
 }
