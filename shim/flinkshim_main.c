@@ -46,7 +46,8 @@ static void usage(FILE *out)
 	      "              seccomp filter that stops them only at linkat(AT_SYMLINK_FOLLOW),\n"
 	      "              and rewrite those calls; works for statically linked programs\n"
 	      "              (most Go programs) and raw system calls too\n"
-	      "  --auto      --trace if COMMAND is statically linked, the preload otherwise\n"
+	      "  --auto      --trace if COMMAND is statically linked or runs under another C\n"
+	      "              library's loader than this flinkshim's, the preload otherwise\n"
 	      "  --check     report whether legacy programs will work here, probing DIR\n"
 	      "              (default: the current directory)\n"
 	      "  --help      show this help\n"
@@ -130,41 +131,117 @@ static const char *which(const char *cmd, char *buf, size_t bufsz)
 	}
 }
 
-/* Is cmd (as execvp() would find it) a static ELF, out of reach of a preload? Its path in
- * *path then. */
-static int is_static(const char *cmd, char *buf, size_t bufsz, const char **path)
+/* What the wrapper needs to know of COMMAND before it runs it. */
+struct command_info {
+	const char *path;      /* as execvp() would find it; NULL if not found */
+	enum elf_kind kind;    /* of path itself (a script is ELF_NOT_ELF) */
+	char interp[PATH_MAX]; /* the dynamic loader that will run it (a script's: that of its
+	                          #! interpreter), or empty if none or unknown */
+	char script[PATH_MAX]; /* a script's #! interpreter, or empty */
+};
+
+static ssize_t read_head(const char *path, unsigned char *head, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, head, size);
+	close(fd);
+	return n;
+}
+
+/* A script's #! interpreter, in out; 0 if head does not start one. One level only: the
+ * kernel allows an interpreter to be a script itself, but no one builds such chains. */
+static int shebang(const unsigned char *head, size_t n, char *out, size_t outsz)
+{
+	size_t i = 2, len = 0;
+
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return 0;
+	while (i < n && (head[i] == ' ' || head[i] == '\t'))
+		i++;
+	while (i < n && head[i] != ' ' && head[i] != '\t' && head[i] != '\n' && len + 1 < outsz)
+		out[len++] = (char)head[i++];
+	out[len] = '\0';
+	return len > 0;
+}
+
+static void inspect(const char *cmd, char *buf, size_t bufsz, struct command_info *c)
 {
 	unsigned char head[4096];
 	ssize_t n;
-	int fd;
 
-	*path = which(cmd, buf, bufsz);
-	if (*path == NULL || (fd = open(*path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n > 0 && elf_classify(head, (size_t)n) == ELF_STATIC;
+	c->kind = ELF_NOT_ELF;
+	c->interp[0] = '\0';
+	c->script[0] = '\0';
+	c->path = which(cmd, buf, bufsz);
+	/* A command that cannot run is execvp()'s to report, with its own errno. */
+	if (c->path == NULL || access(c->path, X_OK) != 0 ||
+	    (n = read_head(c->path, head, sizeof(head))) <= 0)
+		return;
+	c->kind = elf_interp(head, (size_t)n, c->interp, sizeof(c->interp));
+	if (c->kind == ELF_NOT_ELF &&
+	    shebang(head, (size_t)n, c->script, sizeof(c->script)) &&
+	    (n = read_head(c->script, head, sizeof(head))) > 0)
+		elf_interp(head, (size_t)n, c->interp, sizeof(c->interp));
 }
 
-static void warn_if_static(const char *cmd)
+/* The C library of the loader that will run the command, when it is not the one this
+ * flinkshim is built for; NULL when it is, or cannot be told. */
+static const char *foreign_libc(const struct command_info *c)
 {
-	char buf[PATH_MAX];
-	const char *path;
+	const char *libc = c->interp[0] != '\0' ? elf_loader_libc(c->interp) : NULL;
 
-	if (is_static(cmd, buf, sizeof(buf), &path))
+	return libc != NULL && strcmp(libc, FLINKSHIM_LIBC) != 0 ? libc : NULL;
+}
+
+/* Can the preload reach the command? 0 if so (perhaps after a warning); otherwise the exit
+ * status, after a message that says what to do instead. */
+static int preload_can_reach(const struct command_info *c)
+{
+	const char *libc = foreign_libc(c);
+	char who[2 * PATH_MAX + 32];
+
+	if (c->script[0] != '\0')
+		snprintf(who, sizeof(who), "%s (a script for %s)", c->path, c->script);
+	else
+		snprintf(who, sizeof(who), "%s", c->path != NULL ? c->path : "");
+	if (c->kind == ELF_STATIC)
 		fprintf(stderr,
 			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
 			"it, so its /proc/self/fd links are not rewritten (run it with "
 			"flinkshim --trace, or --auto; or mount /proc)\n",
-			path);
+			c->path);
+	if (libc == NULL)
+		return 0;
+	/* glibc's loader cannot load a musl library at all: the program would not start. musl's
+	 * takes a glibc library as long as every symbol it needs is one musl has too. */
+	if (strcmp(libc, "glibc") == 0)
+		return fail(EXIT_WRAPPER,
+			    "%s runs under glibc's loader (%s), and this flinkshim is built for "
+			    "%s: glibc cannot load its library, so the program would not start. "
+			    "Run it with flinkshim --trace (or --auto), or with a glibc build of "
+			    "flinkshim.",
+			    who, c->interp, FLINKSHIM_LIBC);
+	fprintf(stderr,
+		"flinkshim: warning: %s runs under %s's loader (%s), and this flinkshim is built "
+		"for %s: the loader may refuse its library. A %s build of flinkshim is the one "
+		"to use (or --trace, or --auto).\n",
+		who, libc, c->interp, FLINKSHIM_LIBC, libc);
+	return 0;
 }
 
 static int run(char **argv, const char *lib)
 {
 	const char *existing = getenv("LD_PRELOAD");
 	size_t need = strlen(lib) + (existing ? strlen(existing) : 0) + 2;
+	struct command_info c;
+	char buf[PATH_MAX];
 	char *preload;
 	void *handle;
+	int status;
 
 	/* Load it here first, as fakechroot does: a missing or broken library is an error
 	 * now, not a loader warning the user may never see. */
@@ -176,7 +253,10 @@ static int run(char **argv, const char *lib)
 		return fail(EXIT_WRAPPER, "cannot build LD_PRELOAD: %s", strerror(ENOMEM));
 	if (setenv("LD_PRELOAD", preload, 1) != 0)
 		return fail(EXIT_WRAPPER, "cannot set LD_PRELOAD: %s", strerror(errno));
-	warn_if_static(argv[0]);
+	inspect(argv[0], buf, sizeof(buf), &c);
+	status = preload_can_reach(&c);
+	if (status != 0)
+		return status;
 	execvp(argv[0], argv);
 	return fail(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", argv[0],
 		    strerror(errno));
@@ -217,10 +297,13 @@ int main(int argc, char **argv)
 	if (check && mode != MODE_PRELOAD)
 		return fail(EXIT_WRAPPER, "--check cannot be combined with --trace or --auto");
 	if (mode == MODE_AUTO && i < argc) {
+		/* The trace mode for what no preload of ours reaches: a static program, or one
+		 * whose loader belongs to another C library. */
 		char buf[PATH_MAX];
-		const char *path;
+		struct command_info c;
 
-		mode = is_static(argv[i], buf, sizeof(buf), &path) ? MODE_TRACE : MODE_PRELOAD;
+		inspect(argv[i], buf, sizeof(buf), &c);
+		mode = c.kind == ELF_STATIC || foreign_libc(&c) != NULL ? MODE_TRACE : MODE_PRELOAD;
 	}
 	if (mode == MODE_TRACE && i < argc)
 		return trace_supervisor_run(argv + i);

@@ -145,6 +145,54 @@ need_namespaces() {
 	[ -z "$stderr" ]
 }
 
+# A program built for the other C library than the shim's, printing LD_PRELOAD (or "unset"):
+# built here with the other compiler (gcc for a musl build, musl-gcc for a glibc one).
+build_other_libc_program() {
+	local cc
+	if [ "${FLINKSHIM_LIBC:-}" = musl ]; then
+		cc=cc other_libc=glibc
+	elif [ "${FLINKSHIM_LIBC:-}" = glibc ]; then
+		cc=musl-gcc other_libc=musl
+	else
+		skip "the shim's C library (${FLINKSHIM_LIBC:-unknown}) has no known other"
+	fi
+	command -v "$cc" >/dev/null || skip "$cc is not installed: no $other_libc program to run"
+	printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+		'int main(void) { const char *v = getenv("LD_PRELOAD"); fputs(v ? v : "unset", stdout); return 0; }' \
+		>"$tmp/other.c"
+	"$cc" -o "$tmp/other" "$tmp/other.c" || skip "$cc cannot build a program here"
+	printf '#!%s\n' "$tmp/other" >"$tmp/other-script"
+	chmod 755 "$tmp/other-script"
+}
+
+@test "a program of the other C library: refused (glibc's loader) or warned (musl's), and --auto traces it" {
+	build_other_libc_program
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" "$tmp/other"
+	if [ "$other_libc" = glibc ]; then
+		# glibc's loader cannot load a musl library: the program would not start at all.
+		[ "$status" -eq 125 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"$tmp/other runs under glibc's loader ("*"), and this flinkshim is built for musl: glibc cannot load its library"*"flinkshim --trace"* ]]
+	else
+		# musl's loader takes the glibc build when every symbol it needs exists in musl.
+		[ "$status" -eq 0 ]
+		[[ "$output" == */libflinkshim.so.* ]]
+		[[ "$stderr" == *"$tmp/other runs under musl's loader ("*"), and this flinkshim is built for glibc: the loader may refuse its library"* ]]
+	fi
+	# A script for such a program: the loader that counts is its interpreter's.
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" "$tmp/other-script"
+	[[ "$stderr" == *"$tmp/other-script (a script for $tmp/other) runs under $other_libc's loader"* ]]
+	# --auto: no preload at all (LD_PRELOAD stays unset), the trace mode, no warning.
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto "$tmp/other"
+	[ "$status" -eq 0 ]
+	[ "$output" = unset ]
+	[ -z "$stderr" ]
+	# And a program of our own C library is still preloaded by --auto.
+	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto "$env_tool" print LD_PRELOAD
+	[ "$status" -eq 0 ]
+	[[ "$output" == */libflinkshim.so.* ]]
+}
+
 @test "end to end: a legacy program fails without /proc, and works under flinkshim" {
 	need_namespaces
 	run noproc "$HELPERS/legacy_tmpfile" "$tmp" without "content-1"
