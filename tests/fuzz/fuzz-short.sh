@@ -4,11 +4,16 @@
 # FUZZ_CHECK_SECONDS seconds (default 30). The fuzzer works on a copy of the seed corpus in a
 # temporary directory: the source tree may be read-only (distcheck), and a check must not
 # change it. One TAP test point; a finding is kept in the build tree for replay.
+# Another harness runs through the same steps when FUZZ_HARNESS names it (tests/fuzz/NAME),
+# with its seeds in FUZZ_SEEDS (tests/fuzz/DIR) and its own libFuzzer flags in FUZZ_FLAGS
+# (elf-fuzz-short.sh).
 set -u
 
-fuzzer=${top_builddir:?}/tests/fuzz/procfd_fuzz
-seeds=${top_srcdir:?}/tests/fuzz/corpus
+harness=${FUZZ_HARNESS:-procfd_fuzz}
+fuzzer=${top_builddir:?}/tests/fuzz/$harness
+seeds=${top_srcdir:?}/tests/fuzz/${FUZZ_SEEDS:-corpus}
 seconds=${FUZZ_CHECK_SECONDS:-30}
+flags=${FUZZ_FLAGS:--dict=$top_srcdir/tests/fuzz/procfd.dict -max_len=4200 -use_value_profile=1}
 
 echo "1..1"
 if [ ! -x "$fuzzer" ]; then
@@ -27,8 +32,9 @@ cp "$seeds"/* "$tmp/corpus/" && chmod -R u+w "$tmp/corpus" || {
 	exit 1
 }
 
-"$fuzzer" -dict="$top_srcdir/tests/fuzz/procfd.dict" -max_len=4200 -use_value_profile=1 \
-	-timeout=10 -print_final_stats=1 -max_total_time="$seconds" \
+# $flags unquoted on purpose: several options in one variable.
+# shellcheck disable=SC2086
+"$fuzzer" $flags -timeout=10 -print_final_stats=1 -max_total_time="$seconds" \
 	-artifact_prefix="$tmp/findings/" "$tmp/corpus" >"$tmp/log" 2>&1
 rc=$?
 
@@ -40,7 +46,7 @@ if [ "$rc" -eq 0 ] && [ -z "$found" ] && [ -n "$execs" ]; then
 	exit 0
 fi
 echo "not ok 1 - the fuzzer stopped with status $rc after ${execs:-?} executions"
-grep -e '^procfd_fuzz:' -e 'ERROR' -e '^SUMMARY' -e '^0x' "$tmp/log" | head -n 20 | sed 's/^/# /'
+grep -e "^$harness:" -e 'ERROR' -e '^SUMMARY' -e '^0x' "$tmp/log" | head -n 20 | sed 's/^/# /'
 if [ -n "$found" ]; then
 	keep=$top_builddir/tests/fuzz/findings
 	mkdir -p "$keep" && cp "$tmp"/findings/* "$keep/"
