@@ -33,10 +33,14 @@ EXTRA_DIST += tests/fuzz/procfd_fuzz.c tests/fuzz/procfd.dict tests/fuzz/corpus 
 EXTRA_DIST += tests/fuzz/elf_header_fuzz.c tests/fuzz/elf_seeds tests/fuzz/elf-fuzz-short.sh
 
 FUZZ_SECONDS = 600
-# Flags of every fuzzing run. -max_len reaches past PATH_MAX (4096) so that the ENAMETOOLONG
-# edge is explored; value profiles help the fuzzer match the pid and tid comparisons.
+# Flags of every long run, whatever the harness.
+FUZZ_COMMON_FLAGS = -timeout=10 -print_final_stats=1
+# The classifier's: -max_len reaches past PATH_MAX (4096) so that the ENAMETOOLONG edge is
+# explored; value profiles help the fuzzer match the pid and tid comparisons.
 FUZZ_RUN_FLAGS = -dict=$(top_srcdir)/tests/fuzz/procfd.dict -max_len=4200 \
-	-use_value_profile=1 -timeout=10 -print_final_stats=1
+	-use_value_profile=1 $(FUZZ_COMMON_FLAGS)
+# The ELF reader's: the wrapper reads 4096 bytes of a file.
+ELF_FUZZ_RUN_FLAGS = -max_len=4096 $(FUZZ_COMMON_FLAGS)
 
 .PHONY: fuzz fuzz-elf clean-local-fuzz
 if HAVE_FUZZER
@@ -83,8 +87,8 @@ fuzz: tests/fuzz/procfd_fuzz$(EXEEXT)
 # The ELF reader's long run: `make fuzz-elf FUZZ_SECONDS=N`.
 fuzz-elf: tests/fuzz/elf_header_fuzz$(EXEEXT)
 	@$(SHELL) $(top_srcdir)/tests/fuzz/fuzz-long.sh tests/fuzz/elf_header_fuzz$(EXEEXT) \
-		$(top_srcdir)/tests/fuzz/elf_seeds tests/fuzz/elf '$(FUZZ_SECONDS)' -max_len=4096 \
-		-timeout=10 -print_final_stats=1
+		$(top_srcdir)/tests/fuzz/elf_seeds tests/fuzz/elf '$(FUZZ_SECONDS)' \
+		$(ELF_FUZZ_RUN_FLAGS)
 else
 fuzz fuzz-elf:
 	@echo "make fuzz: configure found no compiler that builds libFuzzer harnesses;" \
