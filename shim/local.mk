@@ -1,48 +1,49 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The library, and the flinkshim command.
+# The library (core/: classifier, engine, API; interpose/: the interposed symbols), the
+# flinkshim command (command/) and its tracer (trace/).
 
 include_HEADERS = include/flink.h
 
 # The pure classifier is its own convenience library so the unit tests and the fuzzer can link
 # it without the interposers.
 noinst_LTLIBRARIES += libprocfd.la
-libprocfd_la_SOURCES = shim/procfd_classify.c shim/procfd_classify.h
+libprocfd_la_SOURCES = shim/core/procfd_classify.c shim/core/procfd_classify.h
 libprocfd_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 lib_LTLIBRARIES += libflinkshim.la
 libflinkshim_la_SOURCES = \
-	shim/debug_log.c shim/debug_log.h shim/errno_list.h \
-	shim/export.h \
-	shim/flink_api.c \
-	shim/flink_engine.c shim/flink_engine.h \
-	shim/flink_replace.c shim/flink_replace.h \
-	shim/interpose.c \
-	shim/library_init.c \
-	shim/procfd_owner.c shim/procfd_owner.h \
-	shim/raw_syscall.h \
-	shim/real_syms.c shim/real_syms.h
+	shim/core/debug_log.c shim/core/debug_log.h shim/core/errno_list.h \
+	shim/core/export.h \
+	shim/core/flink_api.c \
+	shim/core/flink_engine.c shim/core/flink_engine.h \
+	shim/core/flink_replace.c shim/core/flink_replace.h \
+	shim/interpose/interpose.c \
+	shim/core/library_init.c \
+	shim/core/procfd_owner.c shim/core/procfd_owner.h \
+	shim/core/raw_syscall.h \
+	shim/core/real_syms.c shim/core/real_syms.h
 libflinkshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libflinkshim_la_LIBADD = libprocfd.la
 libflinkshim_la_LDFLAGS = -version-info $(LT_VERSION_INFO) -no-undefined \
-	-Wl,--version-script=$(top_srcdir)/shim/libflinkshim.map -Wl,-z,now -Wl,-z,relro
-EXTRA_libflinkshim_la_DEPENDENCIES = shim/libflinkshim.map
-EXTRA_DIST += shim/libflinkshim.map
+	-Wl,--version-script=$(top_srcdir)/shim/interpose/libflinkshim.map -Wl,-z,now -Wl,-z,relro
+EXTRA_libflinkshim_la_DEPENDENCIES = shim/interpose/libflinkshim.map
+EXTRA_DIST += shim/interpose/libflinkshim.map
 
 # The flinkshim command. It does not link the library: it only finds it, checks that it loads,
 # and preloads it.
 bin_PROGRAMS += flinkshim
 flinkshim_SOURCES = \
-	shim/flinkshim_main.c \
-	shim/flinkshim_check.c shim/flinkshim_check.h \
-	shim/preload_env.c shim/preload_env.h \
-	shim/elf_static.c shim/elf_static.h \
-	shim/debug_log.c shim/debug_log.h shim/errno_list.h \
-	shim/trace_supervisor.c shim/trace_supervisor.h \
-	shim/trace_tracees.c shim/trace_tracees.h \
-	shim/trace_rewrite.c shim/trace_rewrite.h \
-	shim/trace_filter.c shim/trace_filter.h shim/trace_bpf.h \
-	shim/trace_memory.c shim/trace_memory.h \
-	shim/trace_arch.h shim/trace_arch_x86_64.c
+	shim/command/flinkshim_main.c \
+	shim/command/flinkshim_check.c shim/command/flinkshim_check.h \
+	shim/command/preload_env.c shim/command/preload_env.h \
+	shim/command/elf_static.c shim/command/elf_static.h \
+	shim/core/debug_log.c shim/core/debug_log.h shim/core/errno_list.h \
+	shim/trace/trace_supervisor.c shim/trace/trace_supervisor.h \
+	shim/trace/trace_tracees.c shim/trace/trace_tracees.h \
+	shim/trace/trace_rewrite.c shim/trace/trace_rewrite.h \
+	shim/trace/trace_filter.c shim/trace/trace_filter.h shim/trace/trace_bpf.h \
+	shim/trace/trace_memory.c shim/trace/trace_memory.h \
+	shim/trace/trace_arch.h shim/trace/trace_arch_x86_64.c
 nodist_flinkshim_SOURCES = shim/flinkshim_paths.h
 # --trace classifies paths exactly as the preload does: the same classifier, unchanged.
 flinkshim_LDADD = libprocfd.la

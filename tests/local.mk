@@ -36,9 +36,9 @@ demo: flinkshim libflinkshim.la tests/helpers/legacy_tmpfile
 # Unit tests of the wrapper's pure parts.
 check_PROGRAMS += tests/unit/preload_env_test tests/unit/elf_static_test
 TESTS += tests/unit/preload_env_test tests/unit/elf_static_test
-tests_unit_preload_env_test_SOURCES = tests/unit/preload_env_test.c shim/preload_env.c
+tests_unit_preload_env_test_SOURCES = tests/unit/preload_env_test.c shim/command/preload_env.c
 tests_unit_preload_env_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-tests_unit_elf_static_test_SOURCES = tests/unit/elf_static_test.c shim/elf_static.c
+tests_unit_elf_static_test_SOURCES = tests/unit/elf_static_test.c shim/command/elf_static.c
 tests_unit_elf_static_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 
 # The wrapper's own suite.

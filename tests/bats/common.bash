@@ -381,7 +381,7 @@ expect_linkat() {
 	fi
 }
 
-# ERE fragments for the diagnostics (shim/flink_engine.c, shim/procfd_owner.c).
+# ERE fragments for the diagnostics (shim/core/flink_engine.c, shim/core/procfd_owner.c).
 FLS_DBG_DIRECT_OK='direct AT_EMPTY_PATH: ok$'
 FLS_DBG_FALLBACK_OK='direct AT_EMPTY_PATH refused \(ENOENT\); /proc form: ok$'
 FLS_DBG_REFUSED='ENOENT: /proc is not mounted and the kernel refused AT_EMPTY_PATH'

@@ -87,7 +87,7 @@ setup() {
 		fls_fail "libearly's constructor ran after the shim's: ${inits[*]}"
 }
 
-# The shim's diagnostics are switched on by its constructor (shim/library_init.c): a call made
+# The shim's diagnostics are switched on by its constructor (shim/core/library_init.c): a call made
 # before it runs leaves no line. So the early call, had it come after the constructor, would
 # show. With the shim alone preloaded on musl, its constructor runs first, and both calls
 # show: that arrangement is the control that the witness can tell the two orders apart.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer harness: the ELF header reader of the flinkshim command (shim/elf_static.c). The
+ * libFuzzer harness: the ELF header reader of the flinkshim command (shim/command/elf_static.c). The
  * command runs it on the first bytes of whatever file a user asks it to start, so no bytes may
  * make it read out of bounds, crash, or report a loader name that the file does not hold.
  *

@@ -23,7 +23,7 @@ tests_fuzz_procfd_model_test_LDADD = libprocfd.la
 EXTRA_DIST += tests/fuzz/procfd_fuzz.c tests/fuzz/procfd.dict tests/fuzz/corpus \
 	tests/fuzz/fuzz-short.sh tests/fuzz/fuzz-long.sh
 
-# The ELF header reader of the flinkshim command (shim/elf_static.c), which reads the first
+# The ELF header reader of the flinkshim command (shim/command/elf_static.c), which reads the first
 # bytes of any file a user asks it to run: tests/fuzz/elf_header_fuzz.c checks its invariants
 # (no access outside the bytes given, a loader name only if the file holds it). Seeds: the
 # heads of real programs (glibc PIE and static, musl PIE), a hand-made 32-bit big-endian
@@ -51,7 +51,7 @@ FUZZ_HARNESS_DEPS = \
 	$(top_srcdir)/tests/fuzz/procfd_fuzz.c \
 	$(top_srcdir)/tests/fuzz/procfd_model.c $(top_srcdir)/tests/fuzz/procfd_model.h \
 	$(top_srcdir)/tests/fuzz/procfd_compare.c $(top_srcdir)/tests/fuzz/procfd_compare.h \
-	$(top_srcdir)/shim/procfd_classify.c $(top_srcdir)/shim/procfd_classify.h
+	$(top_srcdir)/shim/core/procfd_classify.c $(top_srcdir)/shim/core/procfd_classify.h
 AM_V_FUZZCC = $(am__v_FUZZCC_@AM_V@)
 am__v_FUZZCC_ = $(am__v_FUZZCC_@AM_DEFAULT_V@)
 am__v_FUZZCC_0 = @echo "  FUZZCC  " $@;
@@ -59,17 +59,17 @@ am__v_FUZZCC_1 =
 tests/fuzz/procfd_fuzz$(EXEEXT): $(FUZZ_HARNESS_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN_CFLAGS) \
-		-I$(top_srcdir)/shim -I$(top_srcdir)/tests/fuzz -o $@ \
+		$(SHIM_INCLUDES) -I$(top_srcdir)/tests/fuzz -o $@ \
 		$(top_srcdir)/tests/fuzz/procfd_fuzz.c $(top_srcdir)/tests/fuzz/procfd_model.c \
-		$(top_srcdir)/tests/fuzz/procfd_compare.c $(top_srcdir)/shim/procfd_classify.c
+		$(top_srcdir)/tests/fuzz/procfd_compare.c $(top_srcdir)/shim/core/procfd_classify.c
 CLEANFILES += tests/fuzz/procfd_fuzz$(EXEEXT)
 
 tests/fuzz/elf_header_fuzz$(EXEEXT): $(top_srcdir)/tests/fuzz/elf_header_fuzz.c \
-		$(top_srcdir)/shim/elf_static.c $(top_srcdir)/shim/elf_static.h config.h
+		$(top_srcdir)/shim/command/elf_static.c $(top_srcdir)/shim/command/elf_static.h config.h
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN_CFLAGS) -I$(top_builddir) \
-		-I$(top_srcdir)/shim -o $@ \
-		$(top_srcdir)/tests/fuzz/elf_header_fuzz.c $(top_srcdir)/shim/elf_static.c
+		$(SHIM_INCLUDES) -o $@ \
+		$(top_srcdir)/tests/fuzz/elf_header_fuzz.c $(top_srcdir)/shim/command/elf_static.c
 CLEANFILES += tests/fuzz/elf_header_fuzz$(EXEEXT)
 
 # The short run: a TAP test, from a copy of the corpus in a temporary directory. The harness

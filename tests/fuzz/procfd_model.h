@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * An independent reference model of the path classifier, for the fuzzer and for the plain
- * model-vs-classifier test. It must stay written differently from shim/procfd_classify.c:
+ * model-vs-classifier test. It must stay written differently from shim/core/procfd_classify.c:
  * there a state machine walks a directory model; here the path is rewritten as text (every
  * symlink replaced by its body, as the kernel does), the location is a list of names, and
  * each new location is matched against a table of the paths that exist. A bug shared by two

@@ -12,8 +12,8 @@ tests_unit_procfd_classify_test_LDADD = libprocfd.la
 # Built from the library's own source file: the writer has no entry point of its own.
 check_PROGRAMS += tests/unit/debug_log_test
 TESTS += tests/unit/debug_log_test
-tests_unit_debug_log_test_SOURCES = tests/unit/debug_log_test.c shim/debug_log.c
-# Per-target flags give the test its own object of shim/debug_log.c, apart from the
+tests_unit_debug_log_test_SOURCES = tests/unit/debug_log_test.c shim/core/debug_log.c
+# Per-target flags give the test its own object of shim/core/debug_log.c, apart from the
 # library's libtool object.
 tests_unit_debug_log_test_CFLAGS = $(AM_CFLAGS)
 

@@ -85,7 +85,7 @@ static int tracee_has_proc(const struct trace_rewriter *w, pid_t tid)
 }
 
 /* The links of /dev are made by whoever built /dev: only the usual ones mean what the
- * program thinks (as shim/procfd_owner.c). */
+ * program thinks (as shim/core/procfd_owner.c). */
 static int dev_link_is_standard(const char *root, enum procfd_via via)
 {
 	static const char *const links[][2] = {
@@ -138,7 +138,7 @@ static int pid_namespace(const struct trace_rewriter *w, pid_t pid, struct stat 
 /*
  * Numbers in the tracee's path are pids of its own pid namespace; the supervisor knows its
  * ids in its own. They are the same numbers only in the same namespace (as the preload's
- * check of /proc's namespace in shim/procfd_owner.c). Where it cannot be told, the same
+ * check of /proc's namespace in shim/core/procfd_owner.c). Where it cannot be told, the same
  * namespace, as nearly always.
  */
 static int same_pid_namespace(const struct trace_rewriter *w, pid_t tgid)
