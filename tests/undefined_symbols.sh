@@ -13,6 +13,7 @@ allowed() {
 	# async-signal-safe system calls (POSIX list, or plain Linux syscall wrappers)
 	close | fcntl | fstatat | __fxstatat | __fxstatat64 | fsync | getpid | gettid | openat | \
 	openat64 | readlink | renameat | unlinkat | write | statfs | statfs64 | clock_gettime | \
+	syncfs | \
 	syscall) return 0 ;;
 	# async-signal-safe by POSIX.1-2016 (pure memory and string functions), errno, the thread
 	# pointer

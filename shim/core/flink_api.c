@@ -29,7 +29,7 @@ static int do_flinkat(int fd, int newdirfd, const char *newpath, int flags)
 		return -1;
 	}
 	/* Data first, name second: a crash must never leave the name on an incomplete file. */
-	if ((flags & FLINK_SYNC) != 0 && flink_sync_file(fd) != 0)
+	if ((flags & FLINK_SYNC) != 0 && flink_sync_file(fd, newdirfd, newpath) != 0)
 		return -1;
 	if ((flags & FLINK_REPLACE) != 0)
 		r = flink_replace(fd, newdirfd, newpath);

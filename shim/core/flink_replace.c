@@ -1,23 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The kernel has no "link, replacing": linkat() refuses an existing name. rename() replaces
- * atomically, so the file gets a private temporary name beside the target first (same
- * directory, hence same filesystem, so the rename cannot be EXDEV), then takes the target's
- * name in one step. This is what systemd's link_tmpfile_at() and libglnx's
- * glnx_link_tmpfile_at() do internally; here it is public.
+ * atomically, so when the name exists the file gets a private temporary name beside it first
+ * (same directory, hence same filesystem, so the rename cannot be EXDEV), then takes the
+ * target's name in one step. This is what systemd's link_tmpfile_at() and libglnx's
+ * glnx_link_tmpfile_at() do internally; here it is public, with their weak spot mended: an
+ * O_TMPFILE can be linked only until it has had a name, so a failed rename must never remove
+ * the only name the file got (see replace_existing()).
  */
 #define _GNU_SOURCE 1
 #include "config.h"
 #include "flink_replace.h"
 
 #include "flink_engine.h"
+#include "real_syms.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h> /* renameat() */
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,23 +100,144 @@ static int temp_name(char *buf, size_t size, const char *newpath)
 	return 0;
 }
 
-int flink_replace(int fd, int newdirfd, const char *newpath)
+/* Write newpath's directory ("." for a bare name) into buf. */
+static int parent_of(char *buf, size_t size, const char *newpath)
+{
+	size_t dlen = dir_len(newpath);
+
+	if (dlen >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (dlen == 0) {
+		buf[0] = '.';
+		buf[1] = '\0';
+	} else {
+		memcpy(buf, newpath, dlen);
+		buf[dlen] = '\0';
+	}
+	return 0;
+}
+
+/*
+ * What rename(2) refuses by the name alone, refused before any name is made. (The link that
+ * comes first refuses the rest of what a name can be: a component too long for this
+ * filesystem's f_namelen, a missing directory, and so on; it makes no name when it fails.)
+ * ".", ".." and "/" name directories, as EISDIR says; rename(2) itself would say EBUSY.
+ */
+static int check_new_name(const char *newpath)
+{
+	size_t len = strnlen(newpath, PATH_MAX);
+	const char *last;
+	size_t i, lastlen;
+
+	if (len == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (len == PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (newpath[len - 1] == '/') {
+		for (i = 0; i < len && newpath[i] == '/'; i++)
+			;
+		/* A file is not a directory: rename(file, "x/") is ENOTDIR, "/" is a directory. */
+		errno = i == len ? EISDIR : ENOTDIR;
+		return -1;
+	}
+	last = newpath + dir_len(newpath);
+	lastlen = len - (size_t)(last - newpath);
+	if (last[0] == '.' && (lastlen == 1 || (lastlen == 2 && last[1] == '.'))) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (lastlen > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel's own notion of who we are for file permissions: setfsuid() with an invalid id
+ * changes nothing and returns the current fsuid. */
+static long caller_fsuid(void)
+{
+	int saved = errno;
+	long uid = real_syscall6(SYS_setfsuid, -1L, 0, 0, 0, 0, 0);
+
+	errno = saved;
+	return uid;
+}
+
+/* CAP_FOWNER in the effective set (capget(2), version 3 layout). */
+static int has_cap_fowner(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} data[2];
+	int saved = errno;
+	long r = real_syscall6(SYS_capget, (long)&hdr, (long)data, 0, 0, 0, 0);
+
+	errno = saved;
+	return r == 0 && (data[0].effective & (1u << 3)) != 0; /* CAP_FOWNER is 3 */
+}
+
+/*
+ * In a sticky directory (/tmp), a name may be removed or replaced only by the owner of the
+ * file, the owner of the directory, or a caller with CAP_FOWNER (the kernel's check_sticky()).
+ * The link of the temporary name would succeed there and the rename fail with EPERM: say it
+ * first. (In a user namespace the capability counts only for ids mapped in it; where that is
+ * what refuses, the rename says so, as below.)
+ */
+static int sticky_refuses(int newdirfd, const char *newpath, const struct stat *target)
+{
+	char dir[PATH_MAX];
+	struct stat d;
+	long fsuid;
+
+	if (parent_of(dir, sizeof(dir), newpath) != 0 || fstatat(newdirfd, dir, &d, 0) != 0 ||
+	    (d.st_mode & S_ISVTX) == 0)
+		return 0; /* not sticky, or not ours to judge: the kernel answers */
+	fsuid = caller_fsuid();
+	if (fsuid < 0 || (uid_t)fsuid == target->st_uid || (uid_t)fsuid == d.st_uid)
+		return 0;
+	return !has_cap_fowner();
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* newpath exists: link fd under a temporary name beside it, then rename that over it. */
+static int replace_existing(int fd, int newdirfd, const char *newpath)
 {
 	char temp[PATH_MAX];
-	struct stat st;
+	struct stat self, target;
 	int attempt;
 	int err;
 
-	if (newpath == NULL) {
-		errno = EFAULT;
+	if (fstatat(fd, "", &self, AT_EMPTY_PATH) != 0)
 		return -1;
-	}
-	/* The kernel links an O_TMPFILE only until its first name is removed: a rename that
-	 * fails after the temporary link would leave the file unlinkable for good. So refuse
-	 * what rename would refuse, a directory target, before making any name. */
-	if (fstatat(newdirfd, newpath, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		return -1;
+	/* Gone again already: the rename below makes it anew. */
+	if (fstatat(newdirfd, newpath, &target, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISDIR(target.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		/* rename(2) of two links to one file does nothing and succeeds, which would leave
+		 * the temporary name: newpath is already this file, so there is nothing to do. */
+		if (same_file(&self, &target))
+			return 0;
+		if (sticky_refuses(newdirfd, newpath, &target)) {
+			errno = EPERM;
+			return -1;
+		}
 	}
 	for (attempt = 0;; attempt++) {
 		if (temp_name(temp, sizeof(temp), newpath) != 0)
@@ -124,33 +250,78 @@ int flink_replace(int fd, int newdirfd, const char *newpath)
 	if (renameat(newdirfd, temp, newdirfd, newpath) == 0)
 		return 0;
 	err = errno;
-	unlinkat(newdirfd, temp, 0);
+	/*
+	 * The rename failed after all (a mount point, an immutable file, a security module, a
+	 * directory put there meanwhile). The kernel links an O_TMPFILE only until it has had a
+	 * name: if the temporary name is the file's only one, removing it would make the file
+	 * unlinkable for good and lose its content. It stays, and fd stays linkable through it.
+	 */
+	if (fstatat(fd, "", &self, AT_EMPTY_PATH) == 0 && self.st_nlink > 1)
+		unlinkat(newdirfd, temp, 0);
 	errno = err;
 	return -1;
 }
 
-int flink_sync_file(int fd)
+/*
+ * The kernel has no "link, replacing": linkat() refuses an existing name, and an existing name
+ * is the one case that needs the rename. So link first; only EEXIST takes the temporary name.
+ */
+int flink_replace(int fd, int newdirfd, const char *newpath)
 {
-	return fsync(fd);
+	if (newpath == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (check_new_name(newpath) != 0)
+		return -1;
+	if (flink_engine_fd(fd, newdirfd, newpath, "flinkat(FLINK_REPLACE)") == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	return replace_existing(fd, newdirfd, newpath);
+}
+
+/* Is fd an O_PATH descriptor? */
+static int is_opath(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl != -1 && (fl & O_PATH) != 0;
+}
+
+int flink_sync_file(int fd, int newdirfd, const char *newpath)
+{
+	char dir[PATH_MAX];
+	int dfd, r, err;
+
+	if (fsync(fd) == 0)
+		return 0;
+	if (errno != EBADF || newpath == NULL || !is_opath(fd))
+		return -1;
+	/*
+	 * fsync(2) refuses an O_PATH descriptor, and without /proc nothing can reopen one. But a
+	 * link never leaves the file's filesystem: syncing the filesystem that holds newpath's
+	 * directory syncs the file's data too. Costlier than one fsync, and only here.
+	 */
+	if (parent_of(dir, sizeof(dir), newpath) != 0)
+		return -1;
+	dfd = openat(newdirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	r = syncfs(dfd);
+	err = errno;
+	close(dfd);
+	errno = err;
+	return r;
 }
 
 int flink_sync_parent(int newdirfd, const char *newpath)
 {
 	char dir[PATH_MAX];
-	size_t dlen = dir_len(newpath);
 	int dfd, r, err;
 
-	if (dlen >= sizeof(dir)) {
-		errno = ENAMETOOLONG;
+	if (parent_of(dir, sizeof(dir), newpath) != 0)
 		return -1;
-	}
-	if (dlen == 0) {
-		dir[0] = '.';
-		dir[1] = '\0';
-	} else {
-		memcpy(dir, newpath, dlen);
-		dir[dlen] = '\0';
-	}
 	dfd = openat(newdirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -1;

@@ -88,3 +88,106 @@ need_root_namespaces() {
 	[ "$(cat "$tmp/t")" = synced ]
 	[ "$(grep -cE '^[0-9]+ +fsync\([0-9]+\) += 0$' "$tmp/trace")" -eq 2 ]
 }
+
+# A failed FLINK_REPLACE must never cost the caller its O_TMPFILE: the kernel links such a file
+# only until it has had a name, so a temporary name made and removed again would leave it
+# unlinkable for good (review C3). Each case ends with flink() of the same fd to "rescue".
+
+# as_nobody CMD...: CMD as uid/gid 65534, without capabilities, with the copied library.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+		env LD_LIBRARY_PATH="$tmp" "$@"
+}
+
+@test "FLINK_REPLACE over another user's file in a sticky directory: EPERM first, the file still linkable" {
+	need_root_namespaces
+	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
+	mkdir "$tmp/sticky"
+	chmod 1777 "$tmp/sticky"
+	echo root-owned >"$tmp/sticky/shared.txt"
+	run as_nobody "$tmp/flink_tool" --replace --rescue rescue "$tmp/sticky" shared.txt content
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "flinkat=-1 errno=EPERM" ]
+	[ "${lines[1]}" = "rescue=0" ]
+	[ "$(cat "$tmp/sticky/shared.txt")" = root-owned ]
+	[ "$(cat "$tmp/sticky/rescue")" = content ]
+	[ "$(ls -A "$tmp/sticky" | tr '\n' ' ')" = "rescue shared.txt " ]
+}
+
+@test "FLINK_REPLACE over one's own file in someone else's sticky directory: replaced" {
+	need_root_namespaces
+	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
+	mkdir "$tmp/sticky"
+	chmod 1777 "$tmp/sticky"
+	echo mine >"$tmp/sticky/mine.txt"
+	chown 65534:65534 "$tmp/sticky/mine.txt"
+	run as_nobody "$tmp/flink_tool" --replace "$tmp/sticky" mine.txt new-content
+	[ "$status" -eq 0 ]
+	[ "$(cat "$tmp/sticky/mine.txt")" = new-content ]
+	[ "$(ls -A "$tmp/sticky")" = mine.txt ]
+}
+
+@test "FLINK_REPLACE over root's file in a sticky directory, as root: CAP_FOWNER allows it" {
+	need_root_namespaces
+	mkdir "$tmp/sticky"
+	chmod 1777 "$tmp/sticky"
+	echo theirs >"$tmp/sticky/theirs.txt"
+	chown 65534:65534 "$tmp/sticky/theirs.txt"
+	run "$HELPERS/flink_tool" --replace "$tmp/sticky" theirs.txt new-content
+	[ "$status" -eq 0 ]
+	[ "$(cat "$tmp/sticky/theirs.txt")" = new-content ]
+	[ "$(ls -A "$tmp/sticky")" = theirs.txt ]
+}
+
+@test "FLINK_REPLACE to an empty name or a 256-byte one: refused, the file still linkable" {
+	run "$HELPERS/flink_tool" --replace --rescue rescue "$tmp" "" content
+	[ "${lines[0]}" = "flinkat=-1 errno=ENOENT" ]
+	[ "${lines[1]}" = "rescue=0" ]
+	rm "$tmp/rescue"
+	run "$HELPERS/flink_tool" --replace --rescue rescue "$tmp" "$(printf 'a%.0s' $(seq 256))" content
+	[ "${lines[0]}" = "flinkat=-1 errno=ENAMETOOLONG" ]
+	[ "${lines[1]}" = "rescue=0" ]
+	[ "$(cat "$tmp/rescue")" = content ]
+	[ "$(ls -A "$tmp")" = rescue ]
+}
+
+@test "FLINK_REPLACE whose rename fails after the link (a mount point: EBUSY): the O_TMPFILE keeps its temporary name, still linkable" {
+	need_root_namespaces
+	echo old >"$tmp/t"
+	echo other >"$tmp/other"
+	run unshare -m sh -c 'mount --bind "$1/other" "$1/t" && "$2" --replace --rescue rescue "$1" t new' \
+		sh "$tmp" "$HELPERS/flink_tool"
+	[ "${lines[0]}" = "flinkat=-1 errno=EBUSY" ]
+	[ "${lines[1]}" = "rescue=0" ]
+	[ "$(cat "$tmp/t")" = old ]
+	[ "$(cat "$tmp/rescue")" = new ]
+	# The documented leftover: the temporary name, the file's only name before the rescue.
+	local left
+	left=$(cd "$tmp" && ls -A | grep '^\.#flink\.')
+	[ "$(printf '%s\n' "$left" | wc -l)" -eq 1 ]
+	[ "$(cat "$tmp/$left")" = new ]
+	[ "$(stat -c %i "$tmp/$left")" = "$(stat -c %i "$tmp/rescue")" ]
+	[ "$(stat -c %h "$tmp/rescue")" -eq 2 ]
+}
+
+@test "FLINK_REPLACE of a file with another name whose rename fails: the temporary name is removed" {
+	need_root_namespaces
+	echo old >"$tmp/t"
+	echo other >"$tmp/other"
+	run unshare -m sh -c 'mount --bind "$1/other" "$1/t" && "$2" --prelink first --replace "$1" t new' \
+		sh "$tmp" "$HELPERS/flink_tool"
+	[ "$output" = "flinkat=-1 errno=EBUSY" ]
+	[ "$(cat "$tmp/first")" = new ]
+	[ "$(stat -c %h "$tmp/first")" -eq 1 ]
+	[ "$(ls -A "$tmp" | tr '\n' ' ')" = "first other t " ]
+}
+
+@test "FLINK_SYNC of an O_PATH fd: fsync cannot take it, so the filesystem is synced, then the directory" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	run strace -f -e trace=fsync,syncfs -o "$tmp/trace" "$HELPERS/flink_tool" --sync --opath "$tmp" t synced
+	[ "$status" -eq 0 ]
+	[ "$output" = "flinkat=0" ]
+	[ "$(cat "$tmp/t")" = synced ]
+	[ "$(grep -cE '^[0-9]+ +syncfs\([0-9]+\) += 0$' "$tmp/trace")" -eq 1 ]
+	[ "$(grep -cE '^[0-9]+ +fsync\([0-9]+\) += 0$' "$tmp/trace")" -eq 1 ]
+}

@@ -2,8 +2,16 @@
 /*
  * flinkat() from the command line, for the bats suites: write CONTENT to an O_TMPFILE made in
  * TMPDIR (default: the target's directory), then flinkat() it to DIR/NAME.
- * usage: flink_tool [--replace] [--sync] [--tmpdir TMPDIR] DIR NAME CONTENT
- * Prints "flinkat=0" or "flinkat=-1 errno=NAME"; exit 0 on success, 1 on failure, 2 on misuse.
+ * usage: flink_tool [--replace] [--sync] [--opath] [--tmpdir TMPDIR] [--prelink PRELINK]
+ *                   [--rescue RESCUE]
+ *                   DIR NAME CONTENT
+ *   --opath      pass an O_PATH descriptor of the file (reopened through /proc/self/fd, which
+ *                must be mounted), as a program that only holds such a descriptor would
+ *   --prelink    before the call, flink() the file to DIR/PRELINK: a file with another name
+ *   --rescue     after the call, whatever its outcome, flink() the same fd to DIR/RESCUE:
+ *                is the file still linkable?
+ * Prints "flinkat=0" or "flinkat=-1 errno=NAME", then with --rescue "rescue=0" or
+ * "rescue=-1 errno=NAME"; exit 0 if flinkat() succeeded, 1 if not, 2 on misuse.
  */
 #define _GNU_SOURCE 1
 #include "flink.h"
@@ -27,14 +35,16 @@ static const char *errno_name(int e)
 	case ENOTDIR: return "ENOTDIR";
 	case EBADF: return "EBADF";
 	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
 	default: return "other";
 	}
 }
 
 int main(int argc, char **argv)
 {
-	const char *tmpdir = NULL;
-	int flags = 0, i, fd, dirfd, r;
+	const char *tmpdir = NULL, *rescue = NULL, *prelink = NULL;
+	int flags = 0, opath = 0, i, fd, dirfd, r, e;
 	size_t len;
 
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -42,8 +52,14 @@ int main(int argc, char **argv)
 			flags |= FLINK_REPLACE;
 		else if (strcmp(argv[i], "--sync") == 0)
 			flags |= FLINK_SYNC;
+		else if (strcmp(argv[i], "--opath") == 0)
+			opath = 1;
 		else if (strcmp(argv[i], "--tmpdir") == 0 && i + 1 < argc)
 			tmpdir = argv[++i];
+		else if (strcmp(argv[i], "--prelink") == 0 && i + 1 < argc)
+			prelink = argv[++i];
+		else if (strcmp(argv[i], "--rescue") == 0 && i + 1 < argc)
+			rescue = argv[++i];
 		else
 			return 2;
 	}
@@ -64,10 +80,34 @@ int main(int argc, char **argv)
 		perror("write");
 		return 2;
 	}
+	if (prelink != NULL && flinkat(fd, dirfd, prelink, 0) != 0) {
+		perror("flinkat --prelink");
+		return 2;
+	}
+	if (opath) {
+		char proc[64];
+		int pfd;
+
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		pfd = open(proc, O_PATH);
+		if (pfd < 0) {
+			perror(proc);
+			return 2;
+		}
+		close(fd);
+		fd = pfd;
+	}
 	r = flinkat(fd, dirfd, argv[i + 1], flags);
 	if (r == 0)
 		printf("flinkat=0\n");
 	else
 		printf("flinkat=-1 errno=%s\n", errno_name(errno));
+	if (rescue != NULL) {
+		e = flinkat(fd, dirfd, rescue, 0) == 0 ? 0 : errno;
+		if (e == 0)
+			printf("rescue=0\n");
+		else
+			printf("rescue=-1 errno=%s\n", errno_name(e));
+	}
 	return r == 0 ? 0 : 1;
 }

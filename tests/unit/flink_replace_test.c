@@ -9,6 +9,7 @@
 
 #include "flink.h"
 #include "tap.h"
+#include "errno_name.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -123,6 +124,85 @@ static void read_file(const char *name, char *buf, size_t size)
 		close(fd);
 }
 
+/*
+ * What rename(2) refuses by the name alone must be refused before any name is made: the
+ * kernel links an O_TMPFILE only until it has had a name, so a temporary name removed after a
+ * failed rename would leave the file unlinkable, its content lost (review C3). After each
+ * refusal the same fd must still be linkable, and nothing may be left.
+ */
+static void refused_names(void)
+{
+	static const struct {
+		const char *name;
+		int err;
+		const char *why;
+	} cases[] = {
+		{ "", ENOENT, "an empty name" },
+		{ "target/", ENOTDIR, "an existing file's name with a trailing slash" },
+		{ "nothing-here/", ENOTDIR, "a new name with a trailing slash" },
+		{ ".", EISDIR, "\".\"" },
+		{ "..", EISDIR, "\"..\"" },
+		{ "adir/..", EISDIR, "a last component \"..\"" },
+		{ "/", EISDIR, "\"/\"" },
+		{ NULL, ENAMETOOLONG, "a last component of 256 bytes (NAME_MAX is 255)" },
+	};
+	char longname[300], rescue[32], buf[64], ebuf[24];
+	size_t i;
+	int fd, e;
+
+	memset(longname, 'a', 256);
+	longname[256] = '\0';
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *name = cases[i].name != NULL ? cases[i].name : longname;
+
+		fd = new_tmpfile("precious");
+		e = flinkat(fd, dfd, name, FLINK_REPLACE) == 0 ? 0 : errno;
+		tap_is(e, cases[i].err, "FLINK_REPLACE to %s: %s", cases[i].why,
+		       errno_name(cases[i].err, ebuf));
+		snprintf(rescue, sizeof(rescue), "rescue%zu", i);
+		tap_is(flinkat(fd, dfd, rescue, 0), 0, "... and the file can still be linked");
+		read_file(rescue, buf, sizeof(buf));
+		tap_ok(strcmp(buf, "precious") == 0, "... with its content");
+		unlinkat(dfd, rescue, 0);
+		close(fd);
+	}
+	/* A 256-byte name beside a short directory part, the review's own reproducer. */
+	fd = new_tmpfile("precious");
+	{
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, longname);
+		e = flinkat(fd, AT_FDCWD, path, FLINK_REPLACE) == 0 ? 0 : errno;
+	}
+	tap_is(e, ENAMETOOLONG, "FLINK_REPLACE to DIR/ + 256 x 'a': ENAMETOOLONG");
+	tap_is(flinkat(fd, dfd, "rescue", 0), 0, "... and the file can still be linked");
+	unlinkat(dfd, "rescue", 0);
+	close(fd);
+	tap_is(count_temporaries(), 0, "no temporary name left by the refused names");
+}
+
+/* rename(2) between two names of one file does nothing and succeeds: the temporary name must
+ * not stay behind (review C9). */
+static void same_file_twice(void)
+{
+	struct stat st;
+	int fd = new_tmpfile("same");
+
+	tap_is(flinkat(fd, dfd, "same", FLINK_REPLACE), 0, "FLINK_REPLACE once");
+	tap_is(flinkat(fd, dfd, "same", FLINK_REPLACE), 0,
+	       "FLINK_REPLACE again onto the name that is already this file: 0");
+	tap_ok(fstat(fd, &st) == 0 && st.st_nlink == 1, "... and the file still has one name");
+	tap_is(count_temporaries(), 0, "... and no temporary name is left");
+	close(fd);
+	fd = openat(dfd, "same", O_RDONLY);
+	tap_is(flinkat(fd, dfd, "same", FLINK_REPLACE), 0,
+	       "FLINK_REPLACE of a regular file onto its own name: 0");
+	tap_ok(fstat(fd, &st) == 0 && st.st_nlink == 1, "... one name");
+	tap_is(count_temporaries(), 0, "... and no temporary name is left");
+	close(fd);
+	unlinkat(dfd, "same", 0);
+}
+
 int main(void)
 {
 	pthread_t w[WRITERS], r[READERS];
@@ -168,9 +248,22 @@ int main(void)
 	fd = new_tmpfile("v3");
 	tap_is(flinkat(fd, dfd, "synced2", FLINK_SYNC), 0, "FLINK_SYNC alone");
 	close(fd);
+	/* fsync(2) refuses O_PATH descriptors: FLINK_SYNC syncs their filesystem instead. */
+	fd = new_tmpfile("named");
+	tap_is(flinkat(fd, dfd, "named", 0), 0, "a named file to open with O_PATH");
+	close(fd);
+	fd = openat(dfd, "named", O_PATH);
+	errno = 4242;
+	tap_is(flinkat(fd, dfd, "opath-synced", FLINK_SYNC), 0, "FLINK_SYNC of an O_PATH fd links");
+	tap_is(errno, 4242, "... errno unchanged");
+	tap_ok(fstatat(dfd, "opath-synced", &st, 0) == 0 && st.st_nlink == 2,
+	       "... the very file (two names now)");
+	tap_is(flinkat(fd, dfd, "opath-replaced", FLINK_SYNC | FLINK_REPLACE), 0,
+	       "FLINK_SYNC|FLINK_REPLACE of an O_PATH fd links");
+	close(fd);
 	fd = open(dir, O_PATH | O_DIRECTORY);
 	e = flinkat(fd, dfd, "never", FLINK_SYNC) == 0 ? 0 : errno;
-	tap_is(e, EBADF, "FLINK_SYNC of an O_PATH fd fails before anything is linked (EBADF)");
+	tap_is(e, EPERM, "FLINK_SYNC of an O_PATH directory fd: EPERM, as linkat(2) says");
 	tap_ok(faccessat(dfd, "never", F_OK, 0) != 0, "... and no name appears");
 	close(fd);
 	fd = new_tmpfile("x");
@@ -178,6 +271,9 @@ int main(void)
 	tap_is(e, EINVAL, "an unknown flag bit beside the known ones: EINVAL");
 	close(fd);
 	tap_is(count_temporaries(), 0, "no temporary name left by the error cases");
+
+	refused_names();
+	same_file_twice();
 
 	/* contention, from a complete first version on */
 	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY, 0644);
@@ -203,6 +299,9 @@ int main(void)
 	unlinkat(dfd, "target", 0);
 	unlinkat(dfd, "synced", 0);
 	unlinkat(dfd, "synced2", 0);
+	unlinkat(dfd, "named", 0);
+	unlinkat(dfd, "opath-synced", 0);
+	unlinkat(dfd, "opath-replaced", 0);
 	unlinkat(dfd, "adir", AT_REMOVEDIR);
 	rmdir(dir);
 	tap_done();
