@@ -18,7 +18,8 @@
  *     if (flink(fd, "dir/name") != 0) perror("flink");
  *
  * Link with -lflinkshim. Note that linking the library also interposes linkat() and syscall()
- * in the program, exactly as preloading it does (see flinkshim(1)).
+ * in the program, exactly as preloading it does (see flinkshim(1)), and watches, without
+ * changing them, unshare(), close_range(), chroot(), mount(), umount(), umount2() and setns().
  */
 #ifndef FLINK_H
 #define FLINK_H

@@ -18,7 +18,9 @@ libflinkshim_la_SOURCES = \
 	shim/core/flink_engine.c shim/core/flink_engine.h \
 	shim/core/flink_replace.c shim/core/flink_replace.h \
 	shim/interpose/interpose.c \
+	shim/interpose/watched_calls.c \
 	shim/core/library_init.c \
+	shim/core/proc_kind.c shim/core/proc_kind.h \
 	shim/core/procfd_owner.c shim/core/procfd_owner.h \
 	shim/core/raw_syscall.h \
 	shim/core/real_syms.c shim/core/real_syms.h

@@ -3,7 +3,7 @@
  * One pointer per symbol, published once with an atomic store; no lock anywhere, so a call
  * from a signal handler, a fork child or a vfork child never waits.
  *
- * The constructor resolves both pointers. A call that arrives before it (from another
+ * The constructor resolves every pointer. A call that arrives before it (from another
  * library's constructor) resolves lazily. dlsym() may itself call malloc(), and a malloc
  * preload may call syscall(): such a call re-enters while we are inside dlsym(). It must not
  * wait and must not recurse, so while any resolution is in progress, calls use the raw
@@ -122,10 +122,44 @@ static inline syscall_fn get_syscall(void)
 	return resolve_syscall();
 }
 
+static const char *const watched_names[REAL_WATCHED_COUNT] = {
+	[REAL_UNSHARE] = "unshare", [REAL_CLOSE_RANGE] = "close_range", [REAL_CHROOT] = "chroot",
+	[REAL_MOUNT] = "mount",	    [REAL_UMOUNT] = "umount",		[REAL_UMOUNT2] = "umount2",
+	[REAL_SETNS] = "setns",
+};
+/* NULL: not resolved yet; &no_definition: resolved, none found. */
+static void *watched[REAL_WATCHED_COUNT];
+static char no_definition;
+
+__attribute__((noinline, cold)) static void *resolve_watched(enum real_watched which)
+{
+	void *f;
+
+	if (!begin_resolving())
+		return NULL;
+	f = lookup(watched_names[which]);
+	__atomic_store_n(&watched[which], f != NULL ? f : (void *)&no_definition, __ATOMIC_RELEASE);
+	end_resolving();
+	return f;
+}
+
+void *real_watched(enum real_watched which)
+{
+	void *f = __atomic_load_n(&watched[which], __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(f == NULL, 0))
+		return resolve_watched(which);
+	return f == (void *)&no_definition ? NULL : f;
+}
+
 void real_syms_init(void)
 {
+	int i;
+
 	(void)get_linkat();
 	(void)get_syscall();
+	for (i = 0; i < REAL_WATCHED_COUNT; i++)
+		(void)real_watched((enum real_watched)i);
 }
 
 int real_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)

@@ -13,6 +13,7 @@
 #              capability with prctl(PR_CAPBSET_READ) when /proc/sys is missing, and
 #              fls_setup_file checks the result)
 #   oldkernel  a seccomp filter: linkat() with AT_EMPTY_PATH fails with ENOENT, as before 6.10
+#   nokcmp     a seccomp filter: kcmp() fails with EPERM, as under Docker's default profile
 #   shim       LD_PRELOAD of the library under test
 #   debug      FLINKSHIM_DEBUG=1
 #   preload=A:B  LD_PRELOAD=A:B exactly (composition with other preloads)
@@ -33,7 +34,7 @@
 
 bats_require_minimum_version 1.5.0
 
-FLS_HELPERS=(legacy_link oldkernel passthrough foreign_fd)
+FLS_HELPERS=(legacy_link oldkernel passthrough foreign_fd nokcmp)
 FLS_UID=65534
 
 # ---------------------------------------------------------------------------------------------
@@ -90,7 +91,7 @@ fls_unpriv_can_reach() {
 fls_probe() {
 	local probe creds
 
-	FLS_SKIP_NOPROC='' FLS_SKIP_UNPRIV='' FLS_SKIP_OLDKERNEL='' FLS_SKIP_STRACE=''
+	FLS_SKIP_NOPROC='' FLS_SKIP_UNPRIV='' FLS_SKIP_OLDKERNEL='' FLS_SKIP_STRACE='' FLS_SKIP_NOKCMP=''
 	if [ "$(id -u)" != 0 ]; then
 		FLS_SKIP_NOPROC="needs root: a /proc-less mount namespace is built with unshare -m and mount"
 		FLS_SKIP_UNPRIV="needs root: dropping to uid 65534 with setpriv needs CAP_SETUID"
@@ -111,6 +112,9 @@ fls_probe() {
 	if ! "$FLS_PUB/oldkernel" true 2>/dev/null; then
 		FLS_SKIP_OLDKERNEL="cannot install a seccomp filter here (oldkernel failed: no seccomp, or no PR_SET_NO_NEW_PRIVS)"
 	fi
+	if ! "$FLS_PUB/nokcmp" true 2>/dev/null; then
+		FLS_SKIP_NOKCMP="cannot deny kcmp with a seccomp filter here (nokcmp failed: no seccomp, no kcmp, or another architecture)"
+	fi
 	if ! command -v strace >/dev/null; then
 		FLS_SKIP_STRACE="strace is not installed"
 	elif ! strace -f -qq -o /dev/null true 2>/dev/null; then
@@ -127,7 +131,8 @@ fls_probe() {
 			FLS_KERNEL_FLINK=no
 		fi
 	fi
-	export FLS_SKIP_NOPROC FLS_SKIP_UNPRIV FLS_SKIP_OLDKERNEL FLS_SKIP_STRACE FLS_KERNEL_FLINK
+	export FLS_SKIP_NOPROC FLS_SKIP_UNPRIV FLS_SKIP_OLDKERNEL FLS_SKIP_STRACE FLS_SKIP_NOKCMP \
+		FLS_KERNEL_FLINK
 }
 
 fls_need_noproc() {
@@ -140,6 +145,10 @@ fls_need_unpriv() {
 
 fls_need_oldkernel() {
 	[ -z "$FLS_SKIP_OLDKERNEL" ] || skip "$FLS_SKIP_OLDKERNEL"
+}
+
+fls_need_nokcmp() {
+	[ -z "$FLS_SKIP_NOKCMP" ] || skip "$FLS_SKIP_NOKCMP"
 }
 
 fls_need_strace() {
@@ -174,6 +183,7 @@ fls_argv() {
 		unpriv) FLS_WRAP+=(setpriv "--reuid=$FLS_UID" "--regid=$FLS_UID" --clear-groups
 			--inh-caps=-all --bounding-set=-all) ;;
 		oldkernel) FLS_WRAP+=("$FLS_PUB/oldkernel") ;;
+		nokcmp) FLS_WRAP+=("$FLS_PUB/nokcmp") ;;
 		shim) FLS_ENV+=("LD_PRELOAD=$FLS_LIB") ;;
 		debug) FLS_ENV+=(FLINKSHIM_DEBUG=1) ;;
 		preload=*) FLS_ENV+=("LD_PRELOAD=${1#preload=}") ;;
@@ -197,7 +207,7 @@ fls_argv() {
 	fi
 }
 
-# in_world [noproc] [unpriv] [oldkernel] [shim] [debug] [preload=LIST] [VAR=value] CMD [ARG]...
+# in_world [noproc] [unpriv] [oldkernel] [nokcmp] [shim] [debug] [preload=LIST] [VAR=value] CMD [ARG]...
 in_world() {
 	fls_argv "$@" || return
 	if [ "${#FLS_ENV[@]}" -gt 0 ]; then

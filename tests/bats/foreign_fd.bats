@@ -160,3 +160,99 @@ other_pidns() {
 	expect_eq "under the shim, as natively" "$output" "$native"
 	expect_absent "$dir" shim
 }
+
+# pidns_twin runs the helper in a new pid namespace that keeps the old /proc, as a process
+# whose pid is the same number in both: /proc/self there names it, but its second thread has
+# other numbers in each namespace. /proc/self/task/<its tid here>/fd/N is then no thread of
+# ours in that /proc (natively ENOENT): checking the pid alone is not enough (review S5).
+@test "/proc of another pid namespace where our pid happens to be the same number: a thread's numbers are not ours" {
+	[ "$EUID" = 0 ] || skip "needs root for a pid namespace and clone3's set_tid"
+	local dir twin=$HELPERS/pidns_twin
+	dir=$(fls_workdir)
+	"$twin" true 2>/dev/null || skip "cannot build the case here: $("$twin" true 2>&1)"
+	run --separate-stderr "$twin" "$FLS_PUB/legacy_link" -w thread -p '/proc/self/task/%t/fd/%d' "$dir" native
+	[ "$output" = "linkat=-1 errno=ENOENT" ] ||
+		skip "the thread has the same number in both namespaces (natively: $output): cannot build the case"
+	run --separate-stderr "$twin" env "LD_PRELOAD=$FLS_LIB" FLINKSHIM_DEBUG=1 \
+		"$FLS_PUB/legacy_link" -w thread -p '/proc/self/task/%t/fd/%d' "$dir" shim
+	expect_linkat ENOENT "$dir" shim "" \
+		"not rewritten: /proc belongs to another pid namespace: its numbers are not ours"
+	# The pid itself is right there: /proc/<pid>/fd/N from the main thread is ours.
+	run --separate-stderr "$twin" "$FLS_PUB/legacy_link" -p '/proc/%p/fd/%d' "$dir" native-pid
+	expect_linkat ok "$dir" native-pid $'legacy_link\n'
+	run --separate-stderr "$twin" env "LD_PRELOAD=$FLS_LIB" FLINKSHIM_DEBUG=1 \
+		"$FLS_PUB/legacy_link" -p '/proc/%p/fd/%d' "$dir" shim-pid
+	expect_linkat ok "$dir" shim-pid $'legacy_link\n' " -> shim-pid: $FLS_DBG_DIRECT_OK"
+}
+
+# Where kcmp is denied (Docker's default seccomp profile, a kernel without CONFIG_KCMP), the
+# shim cannot compare fd tables, and guessing "the same" links the wrong file (review C4).
+# With /proc mounted the kernel answers the call itself; without, the tables count as one only
+# while no thread of the process has taken a table of its own (unshare(CLONE_FILES),
+# close_range(CLOSE_RANGE_UNSHARE), both watched by the shim).
+KCMP_DENIED_OWN_TABLE="not rewritten: kcmp is not available to compare fd tables, and a thread of this process has taken an fd table of its own"
+
+# check_nokcmp MODE NATIVE_FILE NOPROC_OUTCOME NOPROC_DEBUG: as check_mode, kcmp denied.
+check_nokcmp() {
+	local mode=$1 file=$2 outcome=$3 debug=$4 native_dir shim_dir noproc_dir
+
+	native_dir=$(fls_workdir)
+	shim_dir=$(fls_workdir)
+	noproc_dir=$(fls_workdir)
+	run --separate-stderr in_world nokcmp foreign_fd "$mode" "$native_dir"
+	expect_linkat ok "$native_dir" out "$file"$'\n' || return 1
+	run --separate-stderr in_world nokcmp shim foreign_fd "$mode" "$shim_dir"
+	expect_linkat ok "$shim_dir" out "$file"$'\n' || return 1
+	run --separate-stderr in_world noproc nokcmp shim debug foreign_fd "$mode" "$noproc_dir"
+	if [ "$outcome" = ok ]; then
+		expect_linkat ok "$noproc_dir" out "$file"$'\n' "$debug"
+	else
+		expect_linkat ENOENT "$noproc_dir" out "" "$debug"
+	fi
+}
+
+@test "kcmp denied: /proc/self/fd/N from a thread that unshared its table: the leader's file with /proc, not rewritten without" {
+	fls_need_noproc
+	fls_need_nokcmp
+	fls_fast check_nokcmp leader A ENOENT "$KCMP_DENIED_OWN_TABLE"
+}
+
+@test "kcmp denied: the same with the table unshared by close_range(CLOSE_RANGE_UNSHARE)" {
+	fls_need_noproc
+	fls_need_nokcmp
+	run in_world foreign_fd leader-close-range "$(fls_workdir)"
+	[ "$status" != 3 ] || skip "$output (the C library has no close_range())"
+	fls_fast check_nokcmp leader-close-range A ENOENT "$KCMP_DENIED_OWN_TABLE"
+}
+
+@test "kcmp denied: /proc/PID/task/OTHER/fd/N, the other thread with its own table: its file with /proc, not rewritten without" {
+	fls_need_noproc
+	fls_need_nokcmp
+	fls_fast check_nokcmp thread B ENOENT "$KCMP_DENIED_OWN_TABLE"
+}
+
+@test "kcmp denied, no thread with a table of its own: /proc/PID/task/OTHER/fd/N of a sibling is ours, rewritten" {
+	fls_need_noproc
+	fls_need_nokcmp
+	fls_fast check_nokcmp thread-shared A ok " -> out: $FLS_DBG_DIRECT_OK"
+}
+
+@test "kcmp denied, no thread with a table of its own: /proc/self/fd/N from a second thread is rewritten" {
+	fls_need_noproc
+	fls_need_nokcmp
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc nokcmp shim debug legacy_link -w thread -c $'T\n' "$dir" t
+	expect_linkat ok "$dir" t $'T\n' " -> t: $FLS_DBG_DIRECT_OK"
+}
+
+@test "kcmp denied, /proc mounted: /proc/self/fd/N after the main thread exited is ENOENT, as natively" {
+	fls_need_nokcmp
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world nokcmp foreign_fd leader-exited "$dir"
+	expect_linkat ENOENT "$dir" out "" || return 1
+	run --separate-stderr in_world nokcmp shim debug foreign_fd leader-exited "$dir"
+	expect_linkat ENOENT "$dir" out "" \
+		"not rewritten: kcmp is not available to compare fd tables, and /proc is mounted"
+}

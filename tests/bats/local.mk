@@ -13,6 +13,7 @@ BATS_SUITES = \
 	tests/bats/early_constructor.bats \
 	tests/bats/passthrough.bats \
 	tests/bats/foreign_fd.bats \
+	tests/bats/changed_root.bats \
 	tests/bats/debug.bats \
 	tests/bats/symbols.bats
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What the library shows the programs it is preloaded into (libfiu's lesson): every exported
-# symbol can collide with a program's own, so exactly the public API and the two interposers,
-# and no library a program does not already have.
+# symbol can collide with a program's own, so exactly the public API, the two interposers and
+# the calls the shim watches, and no library a program does not already have.
 
 load common
 
@@ -11,13 +11,29 @@ setup() {
 	: "${FLINKSHIM_LIB:?run the suites through make check}"
 }
 
-@test "exported text symbols: exactly flink, flinkat, linkat, syscall" {
+# The C library the shim is built for, as a file: its loader's list of the library's needs.
+our_libc_file() {
+	ldd_of_our_libc "$FLINKSHIM_LIB" | awk '$1 ~ /^libc\.so/ { print ($3 ~ /^\// ? $3 : $1) }' |
+		head -n 1
+}
+
+@test "exported text symbols: exactly the API, the two interposers and the watched calls" {
 	command -v nm >/dev/null || skip "nm is not installed"
+	local want libc
+	# The watched calls (shim/interpose/watched_calls.c) pass through untouched; close_range
+	# only where the C library has it (glibc >= 2.34; not musl), or nobody could call it.
+	want="chroot "
+	libc=$(our_libc_file)
+	[ -r "$libc" ] || fls_fail "cannot find the C library file: '$libc'" || return 1
+	if nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | grep -qx close_range; then
+		want+="close_range "
+	fi
+	want+="flink flinkat linkat mount setns syscall umount umount2 unshare "
 	run --separate-stderr nm -D --defined-only "$FLINKSHIM_LIB"
 	expect_eq "nm status" "$status" 0
 	local text
 	text=$(printf '%s\n' "${lines[@]}" | awk '$2 ~ /^[TtWwi]$/ {print $3}' | sort | tr '\n' ' ')
-	expect_eq "text symbols" "$text" "flink flinkat linkat syscall "
+	expect_eq "text symbols" "$text" "$want"
 	# Nor any data or other defined symbol a program could collide with.
 	local other
 	other=$(printf '%s\n' "${lines[@]}" | awk '$2 !~ /^[TtWwi]$/ {print $2, $3}')
@@ -29,7 +45,7 @@ setup() {
 	run --separate-stderr readelf --dyn-syms -W "$FLINKSHIM_LIB"
 	expect_eq "readelf status" "$status" 0
 	local sym
-	for sym in linkat syscall; do
+	for sym in linkat syscall chroot mount setns umount umount2 unshare; do
 		[[ $output =~ [[:space:]]$sym([[:space:]]|$) ]] ||
 			fls_fail "$sym is missing, or versioned, in the dynamic symbol table: $output"
 	done

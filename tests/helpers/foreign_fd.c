@@ -18,6 +18,9 @@
  *                  the path is /proc/<pid>/task/<that thread>/fd/N
  *   leader         the caller is a second thread that unshared CLONE_FILES and holds B at N;
  *                  /proc/self/fd/N is the leader's table, hence A
+ *   leader-close-range  the same, but the table is made the thread's own by
+ *                  close_range(~0U, ~0U, CLOSE_RANGE_UNSHARE) (exit 3 where libc has no
+ *                  close_range(): glibc before 2.34, musl)
  *   thread-self    the same thread, but /proc/thread-self/fd/N: its own table, hence B.
  *                  The one mode where the path is the caller's own: the shim should rewrite.
  *   leader-exited  the main thread has called pthread_exit(); a second thread, sharing the
@@ -48,7 +51,16 @@
 
 #define N 42
 
-enum mode { PROCESS, PROCESS_TASK, THREAD, THREAD_SHARED, LEADER, THREAD_SELF, LEADER_EXITED };
+enum mode {
+	PROCESS,
+	PROCESS_TASK,
+	THREAD,
+	THREAD_SHARED,
+	LEADER,
+	THREAD_SELF,
+	LEADER_EXITED,
+	LEADER_CLOSE_RANGE
+};
 
 static const char *dir;
 static int dirfd_;
@@ -109,14 +121,26 @@ static void *holder(void *arg)
 
 /* LEADER and THREAD_SELF: the caller itself is the thread with its own table. */
 static const char *own_spelling; /* "self" or "thread-self" */
+static int by_close_range;
+
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1) /* <linux/close_range.h> */
+#endif
 
 static void *own_table_caller(void *arg)
 {
 	char path[64];
 
 	(void)arg;
-	if (unshare(CLONE_FILES) != 0)
+	if (by_close_range) {
+#if defined(HAVE_CLOSE_RANGE)
+		/* An empty range: the table is unshared, nothing is closed. */
+		if (close_range(~0U, ~0U, CLOSE_RANGE_UNSHARE) != 0)
+			die("close_range(CLOSE_RANGE_UNSHARE)");
+#endif
+	} else if (unshare(CLONE_FILES) != 0) {
 		die("unshare(CLONE_FILES)");
+	}
 	hold_at_n("B\n");
 	snprintf(path, sizeof(path), "/proc/%s/fd/%d", own_spelling, N);
 	link_path(path);
@@ -230,8 +254,9 @@ static void to_child(int via_task)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "process", "process-task", "thread", "thread-shared",
-					     "leader", "thread-self", "leader-exited", NULL };
+	static const char *const modes[] = { "process",	 "process-task",  "thread",
+					     "thread-shared", "leader",	      "thread-self",
+					     "leader-exited", "leader-close-range", NULL };
 	int mode = -1;
 	int i;
 
@@ -240,7 +265,7 @@ int main(int argc, char **argv)
 			mode = i;
 	if (mode < 0) {
 		fputs("usage: foreign_fd process|process-task|thread|thread-shared|leader|"
-		      "thread-self|leader-exited DIR\n", stderr);
+		      "thread-self|leader-exited|leader-close-range DIR\n", stderr);
 		return 2;
 	}
 	dir = argv[2];
@@ -270,6 +295,14 @@ int main(int argc, char **argv)
 		break;
 	case LEADER_EXITED:
 		leader_exits();
+		break;
+	case LEADER_CLOSE_RANGE:
+#if !defined(HAVE_CLOSE_RANGE)
+		fputs("foreign_fd: this C library has no close_range()\n", stderr);
+		return 3;
+#endif
+		by_close_range = 1;
+		in_own_table_thread("self");
 		break;
 	}
 	print_result();

@@ -17,6 +17,18 @@ tests_helpers_legacy_link_LDFLAGS = -pthread
 check_PROGRAMS += tests/helpers/oldkernel
 tests_helpers_oldkernel_SOURCES = tests/helpers/oldkernel.c $(OLDKERNEL_FILTER)
 
+# The idiom before and after chroot(): what the shim remembers about /proc and /dev.
+check_PROGRAMS += tests/helpers/chroot_link
+tests_helpers_chroot_link_SOURCES = tests/helpers/chroot_link.c $(HELPER_ERRNO)
+
+# A process with the same pid in a new pid namespace and in the parent's (review S5).
+check_PROGRAMS += tests/helpers/pidns_twin
+tests_helpers_pidns_twin_SOURCES = tests/helpers/pidns_twin.c
+
+# kcmp(2) denied, as under Docker's default seccomp profile.
+check_PROGRAMS += tests/helpers/nokcmp
+tests_helpers_nokcmp_SOURCES = tests/helpers/nokcmp.c
+
 check_PROGRAMS += tests/helpers/passthrough
 tests_helpers_passthrough_SOURCES = tests/helpers/passthrough.c $(HELPER_ERRNO)
 

@@ -17,6 +17,16 @@ tests_unit_debug_log_test_SOURCES = tests/unit/debug_log_test.c shim/core/debug_
 # library's libtool object.
 tests_unit_debug_log_test_CFLAGS = $(AM_CFLAGS)
 
+# The owner checks from the library's own sources, without the interposers (the test mounts
+# over /proc in a private mount namespace and says so itself). Own objects, as above.
+check_PROGRAMS += tests/unit/procfd_owner_test
+TESTS += tests/unit/procfd_owner_test
+tests_unit_procfd_owner_test_SOURCES = tests/unit/procfd_owner_test.c \
+	shim/core/procfd_owner.c shim/core/proc_kind.c shim/core/real_syms.c \
+	shim/core/debug_log.c
+tests_unit_procfd_owner_test_CFLAGS = $(AM_CFLAGS)
+tests_unit_procfd_owner_test_LDADD = libprocfd.la
+
 # Linking the library also interposes linkat() in the test: the direct-form comparisons
 # below pass through it untouched (AT_EMPTY_PATH is never rewritten).
 check_PROGRAMS += tests/unit/flink_api_test
