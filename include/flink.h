@@ -8,7 +8,8 @@
  *     Linux >= 6.10 and an fd opened under the caller's own credentials (not inherited across
  *     fork() or execve(), not opened before a setuid()/capset()/setgroups() call);
  *   - linkat(AT_FDCWD, "/proc/thread-self/fd/N", newdirfd, newpath, AT_SYMLINK_FOLLOW):
- *     needs /proc mounted.
+ *     needs procfs mounted at /proc (Linux 3.11 to 3.16 have no /proc/thread-self: there
+ *     /proc/self/fd/N, where that is the caller's table).
  * flink() and flinkat() try the first and fall back to the second, so they work wherever
  * either does.
  *

@@ -61,7 +61,8 @@ tests_unit_flink_replace_test_CFLAGS = $(AM_CFLAGS) -pthread
 tests_unit_flink_replace_test_LDADD = libflinkshim.la -lpthread
 tests_unit_flink_replace_test_LDFLAGS = -no-install
 tests_helpers_flink_tool_SOURCES = tests/helpers/flink_tool.c
-tests_helpers_flink_tool_LDADD = libflinkshim.la
+tests_helpers_flink_tool_CFLAGS = $(AM_CFLAGS) -pthread
+tests_helpers_flink_tool_LDADD = libflinkshim.la -lpthread
 # -no-install: a real binary with a run path, not a libtool wrapper script, so it can be
 # copied, traced and run by another user.
 tests_helpers_flink_tool_LDFLAGS = -no-install

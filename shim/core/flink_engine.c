@@ -9,6 +9,9 @@
  *      /proc route gives the same ENOENT. Either way its answer is exactly what the program
  *      would get with /proc mounted, and with /proc hidden it is ENOENT: the only honest
  *      answer left.
+ *      For flinkat() the /proc route is /proc/thread-self/fd/N, taken only into procfs.
+ *   3. For flinkat() on Linux 3.11 to 3.16, which have no /proc/thread-self: /proc/self/fd/N,
+ *      where that is the caller's table.
  * Everything runs on the stack with plain syscalls: safe in signal handlers and fork/vfork
  * children, no locks.
  */
@@ -17,6 +20,8 @@
 #include "flink_engine.h"
 
 #include "debug_log.h"
+#include "proc_kind.h"
+#include "procfd_owner.h"
 #include "real_syms.h"
 
 #include <errno.h>
@@ -93,6 +98,64 @@ static void explain_failure(const struct flink_request *r, int err)
 	debug_line_emit(&l);
 }
 
+/* /proc/thread-self rather than /proc/self: the calling thread's own fd table, even in a
+ * thread that unshared CLONE_FILES. */
+#define PROC_FD_PREFIX "/proc/thread-self/fd/"
+#define PROC_SELF_FD_PREFIX "/proc/self/fd/"
+
+static void format_proc_path(char *buf, const char *prefix, int fd)
+{
+	char digits[12];
+	int n = 0;
+	unsigned u = (unsigned)fd;
+	const char *p;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	for (p = prefix; *p != '\0'; p++)
+		*buf++ = *p;
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+}
+
+/*
+ * The API's /proc routes are paths this library makes up, not the program's: they may be
+ * taken only into procfs. A /proc that is a plain directory (a chroot's) may hold a real file
+ * at thread-self/fd/N, and linking that would link the wrong file (the legacy replay is the
+ * program's own call, whose answer is the native one by definition). Free where /proc is
+ * known to be procfs; else one statfs, on this failure path only.
+ */
+static int is_procfs_dir(const char *dir)
+{
+	struct statfs sfs;
+	int saved = errno;
+	int r;
+
+	if (proc_kind_get() == PROC_KIND_PROCFS)
+		return 1;
+	r = statfs(dir, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE;
+	errno = saved;
+	return r;
+}
+
+/*
+ * /proc/thread-self exists since Linux 3.17, O_TMPFILE since 3.11 (and RHEL 7's 3.10): there
+ * the API's /proc route is /proc/self/fd/N, which names the leader's table, so only where
+ * that is the caller's (review S6). Asked only after the thread-self route failed.
+ */
+static int leader_route_instead(void)
+{
+	char c;
+	int saved = errno;
+	int missing = readlink("/proc/thread-self", &c, 1) < 0 && errno == ENOENT;
+
+	errno = saved;
+	return missing && is_procfs_dir("/proc/self/fd") && procfd_owner_leader_table_is_callers();
+}
+
 static int fd_is_closed(int fd)
 {
 	return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
@@ -124,13 +187,29 @@ int flink_engine_run(const struct flink_request *r)
 		errno = err;
 		return -1;
 	}
-	if (real_linkat(AT_FDCWD, r->proc_path, r->newdirfd, r->newpath, AT_SYMLINK_FOLLOW) == 0) {
-		if (debug_log_enabled())
-			log_outcome(r, "direct AT_EMPTY_PATH refused (ENOENT); /proc form: ", 0);
-		errno = saved;
-		return 0;
+	if (r->legacy || is_procfs_dir("/proc/thread-self/fd")) {
+		if (real_linkat(AT_FDCWD, r->proc_path, r->newdirfd, r->newpath,
+				AT_SYMLINK_FOLLOW) == 0) {
+			if (debug_log_enabled())
+				log_outcome(r, "direct AT_EMPTY_PATH refused (ENOENT); /proc form: ", 0);
+			errno = saved;
+			return 0;
+		}
+		err = errno;
 	}
-	err = errno;
+	if (err == ENOENT && !r->legacy && leader_route_instead()) {
+		char self_path[sizeof(PROC_SELF_FD_PREFIX) + 11];
+
+		format_proc_path(self_path, PROC_SELF_FD_PREFIX, r->fd);
+		if (real_linkat(AT_FDCWD, self_path, r->newdirfd, r->newpath, AT_SYMLINK_FOLLOW) == 0) {
+			if (debug_log_enabled())
+				log_outcome(r, "direct AT_EMPTY_PATH refused (ENOENT); no "
+					       "/proc/thread-self (Linux < 3.17); /proc/self form: ", 0);
+			errno = saved;
+			return 0;
+		}
+		err = errno;
+	}
 	/* Kernels before 6.10 refuse AT_EMPTY_PATH before they look at the fd, and the /proc
 	 * route says ENOENT for a closed fd: the API promises EBADF for that. */
 	if (err == ENOENT && !r->legacy && fd_is_closed(r->fd))
@@ -141,34 +220,12 @@ int flink_engine_run(const struct flink_request *r)
 	return -1;
 }
 
-/* /proc/thread-self rather than /proc/self: the calling thread's own fd table, even in a
- * thread that unshared CLONE_FILES. */
-#define PROC_FD_PREFIX "/proc/thread-self/fd/"
-
-static void format_proc_path(char *buf, int fd)
-{
-	char digits[12];
-	int n = 0;
-	unsigned u = (unsigned)fd;
-	const char *p;
-
-	do {
-		digits[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	for (p = PROC_FD_PREFIX; *p != '\0'; p++)
-		*buf++ = *p;
-	while (n > 0)
-		*buf++ = digits[--n];
-	*buf = '\0';
-}
-
 int flink_engine_fd(int fd, int newdirfd, const char *newpath, const char *caller)
 {
 	char proc_path[sizeof(PROC_FD_PREFIX) + 11];
 	struct flink_request req;
 
-	format_proc_path(proc_path, fd);
+	format_proc_path(proc_path, PROC_FD_PREFIX, fd);
 	req.fd = fd;
 	req.newdirfd = newdirfd;
 	req.newpath = newpath;

@@ -191,3 +191,38 @@ as_nobody() {
 	[ "$(grep -cE '^[0-9]+ +syncfs\([0-9]+\) += 0$' "$tmp/trace")" -eq 1 ]
 	[ "$(grep -cE '^[0-9]+ +fsync\([0-9]+\) += 0$' "$tmp/trace")" -eq 1 ]
 }
+
+# The API's /proc route is a path the library makes up: /proc/thread-self/fd/N, taken only
+# into procfs. Linux 3.11 to 3.16 have O_TMPFILE but no /proc/thread-self: there the route is
+# /proc/self/fd/N, where /proc/self is the caller's table (review S6). Such a kernel is
+# imitated with a tmpfs over /proc that holds a procfs at /proc/.p and a link /proc/self ->
+# .p/self, and the old-kernel filter (the direct form refused).
+no_thread_self() {
+	unshare -m sh -c 'mount -t tmpfs none /proc && mkdir /proc/.p &&
+		mount -t proc proc /proc/.p && ln -s .p/self /proc/self && exec "$@"' sh "$@"
+}
+
+@test "flinkat() without /proc/thread-self (Linux < 3.17), direct form refused: the /proc/self route" {
+	need_root_namespaces
+	"$HELPERS/oldkernel" true 2>/dev/null || skip "cannot install the old-kernel seccomp filter"
+	run no_thread_self "$HELPERS/oldkernel" "$HELPERS/flink_tool" "$tmp" t content
+	[ "$output" = "flinkat=0" ]
+	[ "$(cat "$tmp/t")" = content ]
+	run no_thread_self "$HELPERS/oldkernel" "$HELPERS/flink_tool" --in-thread "$tmp" t2 content2
+	[ "$output" = "flinkat=0" ]
+	[ "$(cat "$tmp/t2")" = content2 ]
+	# A thread with a table of its own: /proc/self/fd/N is the leader's table, not taken.
+	run no_thread_self "$HELPERS/oldkernel" "$HELPERS/flink_tool" --in-thread --own-table "$tmp" t3 x
+	[ "$output" = "flinkat=-1 errno=ENOENT" ]
+	[ ! -e "$tmp/t3" ]
+}
+
+@test "flinkat() where /proc is a plain directory holding thread-self/fd/N: never that file" {
+	need_root_namespaces
+	"$HELPERS/oldkernel" true 2>/dev/null || skip "cannot install the old-kernel seccomp filter"
+	run unshare -m sh -c 'mount -t tmpfs none /proc && mkdir -p /proc/thread-self/fd /proc/self/fd &&
+		for n in 3 4 5 6 7 8 9; do echo DECOY >/proc/thread-self/fd/$n; echo DECOY >/proc/self/fd/$n; done &&
+		exec "$@"' sh "$HELPERS/oldkernel" "$HELPERS/flink_tool" "$tmp" t content
+	[ "$output" = "flinkat=-1 errno=ENOENT" ]
+	[ ! -e "$tmp/t" ]
+}

@@ -3,13 +3,15 @@
  * flinkat() from the command line, for the bats suites: write CONTENT to an O_TMPFILE made in
  * TMPDIR (default: the target's directory), then flinkat() it to DIR/NAME.
  * usage: flink_tool [--replace] [--sync] [--opath] [--tmpdir TMPDIR] [--prelink PRELINK]
- *                   [--rescue RESCUE]
+ *                   [--rescue RESCUE] [--in-thread [--own-table]]
  *                   DIR NAME CONTENT
  *   --opath      pass an O_PATH descriptor of the file (reopened through /proc/self/fd, which
  *                must be mounted), as a program that only holds such a descriptor would
  *   --prelink    before the call, flink() the file to DIR/PRELINK: a file with another name
  *   --rescue     after the call, whatever its outcome, flink() the same fd to DIR/RESCUE:
  *                is the file still linkable?
+ *   --in-thread  make the call from a second thread
+ *   --own-table  ... which first takes an fd table of its own (unshare(CLONE_FILES))
  * Prints "flinkat=0" or "flinkat=-1 errno=NAME", then with --rescue "rescue=0" or
  * "rescue=-1 errno=NAME"; exit 0 if flinkat() succeeded, 1 if not, 2 on misuse.
  */
@@ -18,7 +20,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,10 +46,28 @@ static const char *errno_name(int e)
 	}
 }
 
+struct call {
+	int fd, dirfd, flags, own_table, r, err;
+	const char *name;
+};
+
+static void *call_in_thread(void *arg)
+{
+	struct call *c = arg;
+
+	if (c->own_table && unshare(CLONE_FILES) != 0) {
+		perror("unshare(CLONE_FILES)");
+		exit(2);
+	}
+	c->r = flinkat(c->fd, c->dirfd, c->name, c->flags);
+	c->err = errno;
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const char *tmpdir = NULL, *rescue = NULL, *prelink = NULL;
-	int flags = 0, opath = 0, i, fd, dirfd, r, e;
+	int flags = 0, opath = 0, in_thread = 0, own_table = 0, i, fd, dirfd, r, e;
 	size_t len;
 
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -54,6 +77,10 @@ int main(int argc, char **argv)
 			flags |= FLINK_SYNC;
 		else if (strcmp(argv[i], "--opath") == 0)
 			opath = 1;
+		else if (strcmp(argv[i], "--in-thread") == 0)
+			in_thread = 1;
+		else if (strcmp(argv[i], "--own-table") == 0)
+			own_table = 1;
 		else if (strcmp(argv[i], "--tmpdir") == 0 && i + 1 < argc)
 			tmpdir = argv[++i];
 		else if (strcmp(argv[i], "--prelink") == 0 && i + 1 < argc)
@@ -97,7 +124,19 @@ int main(int argc, char **argv)
 		close(fd);
 		fd = pfd;
 	}
-	r = flinkat(fd, dirfd, argv[i + 1], flags);
+	if (in_thread) {
+		struct call c = { fd, dirfd, flags, own_table, -1, 0, argv[i + 1] };
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, call_in_thread, &c) != 0 || pthread_join(th, NULL) != 0) {
+			fputs("flink_tool: pthread_create\n", stderr);
+			return 2;
+		}
+		r = c.r;
+		errno = c.err;
+	} else {
+		r = flinkat(fd, dirfd, argv[i + 1], flags);
+	}
 	if (r == 0)
 		printf("flinkat=0\n");
 	else
