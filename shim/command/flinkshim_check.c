@@ -20,6 +20,7 @@
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PROC_SUPER_MAGIC_VALUE 0x9fa0
@@ -120,18 +121,28 @@ static int link_in_child(int fd, int dirfd, const char *name)
 	return WEXITSTATUS(status);
 }
 
+/* Names other processes cannot foresee: a file left or planted in a shared directory (/tmp)
+ * under a predictable name would make a route look refused (EEXIST), so try another. */
+#define NAME_ATTEMPTS 16
+
 static int try_route(int dirfd, enum route route, int *open_errno)
 {
-	char name[64];
+	char name[80];
+	struct timespec ts;
 	int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	int err;
+	int err = EEXIST, attempt;
 
 	if (fd < 0) {
 		*open_errno = errno;
 		return -1;
 	}
-	snprintf(name, sizeof(name), ".flinkshim-check.%ld.%d", (long)getpid(), (int)route);
-	err = route == DIRECT_CHILD ? link_in_child(fd, dirfd, name) : link_by(fd, dirfd, name, route);
+	for (attempt = 0; attempt < NAME_ATTEMPTS && err == EEXIST; attempt++) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		snprintf(name, sizeof(name), ".flinkshim-check.%ld.%d.%lx%lx", (long)getpid(), (int)route,
+			 (unsigned long)ts.tv_sec, (unsigned long)ts.tv_nsec ^ (unsigned long)attempt);
+		err = route == DIRECT_CHILD ? link_in_child(fd, dirfd, name)
+					    : link_by(fd, dirfd, name, route);
+	}
 	if (err == 0)
 		unlinkat(dirfd, name, 0);
 	close(fd);

@@ -14,6 +14,7 @@ BATS_SUITES = \
 	tests/bats/passthrough.bats \
 	tests/bats/foreign_fd.bats \
 	tests/bats/changed_root.bats \
+	tests/bats/check_probe.bats \
 	tests/bats/debug.bats \
 	tests/bats/symbols.bats
 
