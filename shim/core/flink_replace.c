@@ -129,7 +129,7 @@ static int check_new_name(const char *newpath)
 {
 	size_t len = strnlen(newpath, PATH_MAX);
 	const char *last;
-	size_t i, lastlen;
+	size_t lastlen;
 
 	if (len == 0) {
 		errno = ENOENT;
@@ -140,6 +140,8 @@ static int check_new_name(const char *newpath)
 		return -1;
 	}
 	if (newpath[len - 1] == '/') {
+		size_t i;
+
 		for (i = 0; i < len && newpath[i] == '/'; i++)
 			;
 		/* A file is not a directory: rename(file, "x/") is ENOTDIR, "/" is a directory. */
@@ -170,21 +172,17 @@ static long caller_fsuid(void)
 	return uid;
 }
 
-/* CAP_FOWNER in the effective set (capget(2), version 3 layout). */
+/* CAP_FOWNER in the effective set: capget(2) with the version 3 header {version, pid} and two
+ * records of {effective, permitted, inheritable}, the first for capabilities 0 to 31. */
 static int has_cap_fowner(void)
 {
-	struct {
-		uint32_t version;
-		int pid;
-	} hdr = { 0x20080522, 0 };
-	struct {
-		uint32_t effective, permitted, inheritable;
-	} data[2];
+	uint32_t hdr[2] = { 0x20080522, 0 };
+	uint32_t data[6] = { 0 };
 	int saved = errno;
-	long r = real_syscall6(SYS_capget, (long)&hdr, (long)data, 0, 0, 0, 0);
+	long r = real_syscall6(SYS_capget, (long)hdr, (long)data, 0, 0, 0, 0);
 
 	errno = saved;
-	return r == 0 && (data[0].effective & (1u << 3)) != 0; /* CAP_FOWNER is 3 */
+	return r == 0 && (data[0] & (1u << 3)) != 0; /* data[0]: effective; CAP_FOWNER is 3 */
 }
 
 /*
