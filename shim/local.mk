@@ -43,6 +43,7 @@ flinkshim_SOURCES = \
 	shim/trace/trace_supervisor.c shim/trace/trace_supervisor.h \
 	shim/trace/trace_tracees.c shim/trace/trace_tracees.h \
 	shim/trace/trace_rewrite.c shim/trace/trace_rewrite.h \
+	shim/trace/trace_signals.c shim/trace/trace_signals.h \
 	shim/trace/trace_filter.c shim/trace/trace_filter.h shim/trace/trace_bpf.h \
 	shim/trace/trace_memory.c shim/trace/trace_memory.h \
 	shim/trace/trace_arch.h shim/trace/trace_arch_x86_64.c

@@ -101,10 +101,17 @@ ssize_t trace_memory_read_string(pid_t tid, unsigned long addr, char *buf, size_
 		return -1;
 	}
 	n = read_vm(tid, addr, buf, size);
-	if (n < 0 && (errno == ENOSYS || errno == EPERM))
+	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+		int vm_err = errno;
+
 		n = read_peek(tid, addr, buf, size);
+		/* Both refused: a tracee that is not dumpable, read by a tracer without
+		 * CAP_SYS_PTRACE over it (PEEKDATA then says EIO, as for a bad address). */
+		if (n < 0 && errno == EIO && vm_err == EPERM)
+			errno = EPERM;
+	}
 	if (n < 0) {
-		if (errno != ESRCH)
+		if (errno != ESRCH && errno != EPERM)
 			errno = EFAULT;
 		return -1;
 	}

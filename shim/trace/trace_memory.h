@@ -13,7 +13,8 @@
  * included). Returns its length, so that addr + length is the address of its terminating
  * NUL in the tracee; or -1 with errno: EFAULT if the string is unreadable before its NUL
  * (the kernel would say EFAULT too), ENAMETOOLONG if no NUL is within size bytes, ESRCH if
- * the tracee is gone. */
+ * the tracee is gone, EPERM if the tracer may not read it (a tracee that is not dumpable,
+ * PR_SET_DUMPABLE 0, needs CAP_SYS_PTRACE over it even from its tracer). */
 ssize_t trace_memory_read_string(pid_t tid, unsigned long addr, char *buf, size_t size);
 
 #endif

@@ -1,22 +1,32 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The decision at a seccomp stop, in the order of its cost:
+ *   0. the stop is our filter's (its SECCOMP_RET_DATA), not one of the command's own
+ *      SECCOMP_RET_TRACE filters: those get what they get without a tracer of their own,
+ *      ENOSYS, the call not run;
  *   1. the call: linkat with flags exactly AT_SYMLINK_FOLLOW (as the preload: any other bit
  *      earns the kernel's EINVAL, or changes what the call means);
  *   2. oldpath, read from the tracee: is it the /proc idiom? (the pure classifier);
  *   3. does this tracee see a procfs at /proc? Then the original call is the reference;
  *   4. /dev/fd and /dev/std* must be the usual links into /proc/self/fd;
  *   5. does the path name the calling thread's own fd table? (/proc/self in a thread that
- *      unshared CLONE_FILES does not: kcmp, as the preload does; a pid in the path means
- *      something only if the tracee shares the supervisor's pid namespace);
+ *      unshared CLONE_FILES does not: kcmp, as the preload does, and where kcmp cannot tell,
+ *      the call runs as it is; a pid in the path means something only if the tracee shares
+ *      the supervisor's pid namespace);
  *   6. is fd N open? The /proc route says ENOENT for a closed fd where the direct form
  *      would say EBADF, so a closed fd gets ENOENT without running anything;
  *   7. rewrite the registers: olddirfd = N, oldpath = the address of the string's own
  *      terminating NUL (an empty string already in the tracee's memory: nothing is
  *      written to it), flags = AT_EMPTY_PATH. The kernel runs that in the tracee, with its
  *      cwd, fds and credentials, so its answer (Linux >= 6.10's credentials rule included)
- *      is the one the preload would get; where the direct form is refused, ENOENT, the
- *      only honest answer without /proc.
+ *      is the one the preload would get.
+ * Then the tracee runs on to the syscall-exit stop, where
+ *   8. the argument registers get back what the tracee put there (the ABI preserves them:
+ *      compilers keep values in them across an inline syscall instruction);
+ *   9. if the direct form said ENOENT (the kernel refused it, or the genuine answer), the
+ *      original call is made again, exactly as the tracee made it, as the preload's engine
+ *      replays the /proc form: where the tracee has a /proc of its own the kernel answers as
+ *      natively, and where it has none the answer is ENOENT, the only honest one.
  */
 #define _GNU_SOURCE 1
 #include "config.h"
@@ -25,6 +35,7 @@
 #include "debug_log.h"
 #include "procfd_classify.h"
 #include "trace_arch.h"
+#include "trace_filter.h"
 #include "trace_memory.h"
 
 #include <errno.h>
@@ -33,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -51,6 +63,21 @@
 #ifndef PIDFD_GET_PID_NAMESPACE
 #define PIDFD_GET_PID_NAMESPACE _IO(0xFF, 5) /* <linux/pidfd.h>, Linux 6.11 */
 #endif
+
+#ifndef PTRACE_GET_SYSCALL_INFO
+#define PTRACE_GET_SYSCALL_INFO 0x420e /* <linux/ptrace.h>, Linux 5.3 */
+#endif
+#define SYSCALL_INFO_ENTRY 1          /* PTRACE_SYSCALL_INFO_ENTRY */
+
+/* A call the supervisor changed, from its seccomp stop until it has returned. */
+struct trace_call {
+	enum { CALL_REWRITTEN, CALL_REPLAYED } phase;
+	int abi;
+	int entry_seen;          /* kernels before 4.8: the entry stop has passed */
+	int logging;             /* --debug: log holds the line, to end with the result */
+	struct trace_regs entry; /* the registers as the tracee made the call */
+	struct debug_line log;
+};
 
 /* linkat(olddirfd, oldpath, newdirfd, newpath, flags) */
 enum { ARG_OLDDIRFD, ARG_OLDPATH, ARG_NEWDIRFD, ARG_NEWPATH, ARG_FLAGS };
@@ -154,11 +181,15 @@ static int same_pid_namespace(const struct trace_rewriter *w, pid_t tgid)
 	return theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
 }
 
-/* Is the leader's fd table (what /proc/self names) the calling thread's? As the preload:
- * where kcmp cannot tell (no CONFIG_KCMP), the shared table every ordinary thread has. */
+/* Is the leader's fd table (what /proc/self names) the calling thread's? 1 yes, 0 no, -1
+ * kcmp cannot tell (no CONFIG_KCMP, or a seccomp profile that denies it, as Docker's default
+ * does): then the call runs as it is, since a thread that unshared CLONE_FILES would get its
+ * own fd N linked where the kernel links the leader's. */
 static int leader_table_is_callers(pid_t tgid, pid_t tid)
 {
-	return syscall(SYS_kcmp, (long)tgid, (long)tid, KCMP_FILES, 0L, 0L) <= 0;
+	long r = syscall(SYS_kcmp, (long)tgid, (long)tid, KCMP_FILES, 0L, 0L);
+
+	return r == 0 ? 1 : r > 0 ? 0 : -1;
 }
 
 /* procfd_in_group_fn for a tracee: is n a thread of its group? tgkill() with signal 0 finds a
@@ -185,17 +216,22 @@ static int fd_is_closed(pid_t tid, int fd)
 }
 
 static void log_start(struct debug_line *l, const struct tracee *t, const char *oldpath,
-		      const struct trace_regs *regs)
+		      const struct trace_regs *regs, int abi)
 {
 	char newpath[PATH_BYTES];
 
-	if (trace_memory_read_string(t->tid, trace_arch_arg(regs, ARG_NEWPATH), newpath,
+	if (trace_memory_read_string(t->tid, trace_arch_arg(regs, abi, ARG_NEWPATH), newpath,
 				     sizeof(newpath)) < 0)
 		snprintf(newpath, sizeof(newpath), "(unreadable)");
 	debug_line_start(l);
 	debug_line_str(l, "[pid ");
 	debug_line_int(l, t->tid);
 	debug_line_str(l, "] linkat ");
+	if (abi != 0) {
+		debug_line_str(l, "(");
+		debug_line_str(l, trace_arch_abis[abi].name);
+		debug_line_str(l, ") ");
+	}
 	debug_line_str(l, oldpath);
 	debug_line_str(l, " -> ");
 	debug_line_str(l, newpath);
@@ -203,11 +239,11 @@ static void log_start(struct debug_line *l, const struct tracee *t, const char *
 }
 
 static void log_line(const struct tracee *t, const char *oldpath, const struct trace_regs *regs,
-		     const char *what, int err)
+		     int abi, const char *what, int err)
 {
 	struct debug_line l;
 
-	log_start(&l, t, oldpath, regs);
+	log_start(&l, t, oldpath, regs, abi);
 	debug_line_str(&l, what);
 	if (err != 0)
 		debug_line_errno(&l, err);
@@ -249,10 +285,20 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 		       "which does not know its pid and tid there";
 		return -1;
 	}
-	if (owner == PROCFD_LEADER && t->tgid != t->tid && !leader_table_is_callers(t->tgid, t->tid)) {
-		*why = "not rewritten: the leader's fd table is not this thread's (CLONE_FILES "
-		       "unshared, or the main thread has exited)";
-		return -1;
+	if (owner == PROCFD_LEADER && t->tgid != t->tid) {
+		int shared = leader_table_is_callers(t->tgid, t->tid);
+
+		if (shared == 0) {
+			*why = "not rewritten: the leader's fd table is not this thread's "
+			       "(CLONE_FILES unshared, or the main thread has exited)";
+			return -1;
+		}
+		if (shared < 0) {
+			*why = "not rewritten: kcmp(2) is not available to flinkshim, so it "
+			       "cannot tell whether this thread shares the leader's fd table "
+			       "(it does unless it unshared CLONE_FILES): the call runs as it is";
+			return -1;
+		}
 	}
 	if (owner == PROCFD_THREAD && !thread_shares_table(t->tid, thread)) {
 		*why = "not rewritten: names another thread's fd table, not this thread's "
@@ -262,8 +308,65 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 	return ref.fd;
 }
 
-enum trace_resume trace_rewrite_linkat(const struct trace_rewriter *w, struct tracee *t)
+/* The stop is the command's own filter's: without a tracer of its own the kernel gives
+ * ENOSYS and runs nothing (seccomp(2), SECCOMP_RET_TRACE). */
+static enum trace_resume answer_as_untraced(const struct trace_rewriter *w, struct tracee *t,
+					    unsigned long data)
 {
+	struct trace_regs regs;
+
+	if (trace_arch_get(t->tid, &regs) != 0)
+		return TRACE_RESUME_CONT;
+	trace_arch_skip(&regs, -ENOSYS);
+	if (trace_arch_set(t->tid, &regs) == 0 && w->debug) {
+		struct debug_line l;
+
+		debug_line_start(&l);
+		debug_line_str(&l, "[pid ");
+		debug_line_int(&l, t->tid);
+		debug_line_str(&l, "] a seccomp filter of the command's own asked for a tracer "
+				   "(SECCOMP_RET_TRACE, data ");
+		debug_line_int(&l, (long)(data & 0xffff));
+		debug_line_str(&l, "): ENOSYS, as without one");
+		debug_line_emit(&l);
+	}
+	return TRACE_RESUME_CONT;
+}
+
+/* The seccomp stop of the replay: the very call the tracee made, registers and all. */
+static int is_replay(const struct trace_call *c, const struct trace_regs *regs)
+{
+	int i;
+
+	if (c == NULL || c->phase != CALL_REPLAYED ||
+	    trace_arch_syscall_nr(regs) != trace_arch_syscall_nr(&c->entry))
+		return 0;
+	for (i = 0; i < 6; i++)
+		if (trace_arch_arg(regs, c->abi, i) != trace_arch_arg(&c->entry, c->abi, i))
+			return 0;
+	return 1;
+}
+
+static void end_call(struct tracee *t)
+{
+	free(t->call);
+	t->call = NULL;
+}
+
+static const char *unreadable_why(int err)
+{
+	if (err == EPERM)
+		return "not rewritten: flinkshim may not read this process's memory: it made itself "
+		       "non-dumpable (PR_SET_DUMPABLE 0, or a uid or capability change did) and "
+		       "flinkshim lacks CAP_SYS_PTRACE over it (run flinkshim as root, or keep the "
+		       "program dumpable): the call runs as it is";
+	return NULL; /* EFAULT, ENAMETOOLONG: the kernel gives its own answer */
+}
+
+enum trace_resume trace_rewrite_seccomp(const struct trace_rewriter *w, struct tracee *t,
+					unsigned long data)
+{
+	int abi = trace_filter_abi(data);
 	struct trace_regs regs;
 	char oldpath[PATH_BYTES];
 	unsigned long path_addr;
@@ -271,78 +374,176 @@ enum trace_resume trace_rewrite_linkat(const struct trace_rewriter *w, struct tr
 	ssize_t len;
 	int fd;
 
-	if (trace_arch_get(t->tid, &regs) != 0 || trace_arch_syscall_nr(&regs) != SYS_linkat ||
-	    (int)trace_arch_arg(&regs, ARG_FLAGS) != AT_SYMLINK_FOLLOW)
+	if (abi < 0)
+		return answer_as_untraced(w, t, data);
+	if (trace_arch_get(t->tid, &regs) != 0)
 		return TRACE_RESUME_CONT;
-	path_addr = trace_arch_arg(&regs, ARG_OLDPATH);
+	if (is_replay(t->call, &regs)) {
+		/* Runs as it is; --debug waits for its result. */
+		if (t->call->logging)
+			return TRACE_RESUME_SYSCALL;
+		end_call(t);
+		return TRACE_RESUME_CONT;
+	}
+	end_call(t); /* a replay that never came (a signal handler's own call came first) */
+	/* The number as the kernel dispatches it (an int) and the flags as it reads them. */
+	if (trace_arch_syscall_nr(&regs) != trace_arch_abis[abi].linkat_nr ||
+	    (int)trace_arch_arg(&regs, abi, ARG_FLAGS) != AT_SYMLINK_FOLLOW)
+		return TRACE_RESUME_CONT;
+	path_addr = trace_arch_arg(&regs, abi, ARG_OLDPATH);
 	/* Unreadable or unterminated: the kernel gives its own EFAULT or ENAMETOOLONG. */
 	len = trace_memory_read_string(t->tid, path_addr, oldpath, sizeof(oldpath));
-	if (len < 0)
+	if (len < 0) {
+		why = unreadable_why(errno);
+		if (w->debug && why != NULL) {
+			struct debug_line l;
+
+			debug_line_start(&l);
+			debug_line_str(&l, "[pid ");
+			debug_line_int(&l, t->tid);
+			debug_line_str(&l, "] linkat with AT_SYMLINK_FOLLOW: ");
+			debug_line_str(&l, why);
+			debug_line_emit(&l);
+		}
 		return TRACE_RESUME_CONT;
+	}
 	fd = own_fd(w, t, oldpath, &why);
 	if (fd < 0) {
 		if (w->debug && why != NULL)
-			log_line(t, oldpath, &regs, why, 0);
+			log_line(t, oldpath, &regs, abi, why, 0);
 		return TRACE_RESUME_CONT;
 	}
 	if (fd_is_closed(t->tid, fd)) {
 		trace_arch_skip(&regs, -ENOENT);
 		if (trace_arch_set(t->tid, &regs) == 0 && w->debug)
-			log_line(t, oldpath, &regs, "fd is not open, as /proc would say: ", ENOENT);
+			log_line(t, oldpath, &regs, abi, "fd is not open, as /proc would say: ",
+				 ENOENT);
 		return TRACE_RESUME_CONT;
 	}
-	trace_arch_set_arg(&regs, ARG_OLDDIRFD, (unsigned long)fd);
-	trace_arch_set_arg(&regs, ARG_OLDPATH, path_addr + (unsigned long)len);
-	trace_arch_set_arg(&regs, ARG_FLAGS, AT_EMPTY_PATH);
-	if (trace_arch_set(t->tid, &regs) != 0 || !w->debug)
+	t->call = malloc(sizeof(*t->call));
+	if (t->call == NULL)
+		return TRACE_RESUME_CONT; /* untouched: what the program gets without us */
+	t->call->phase = CALL_REWRITTEN;
+	t->call->abi = abi;
+	t->call->entry_seen = 0;
+	t->call->entry = regs;
+	t->call->logging = w->debug;
+	trace_arch_set_arg(&regs, abi, ARG_OLDDIRFD, (unsigned long)fd);
+	trace_arch_set_arg(&regs, abi, ARG_OLDPATH, path_addr + (unsigned long)len);
+	trace_arch_set_arg(&regs, abi, ARG_FLAGS, AT_EMPTY_PATH);
+	if (trace_arch_set(t->tid, &regs) != 0) {
+		end_call(t);
 		return TRACE_RESUME_CONT;
-	/* The result comes at the syscall-exit stop: keep the line until then. */
-	if (t->pending_log == NULL && (t->pending_log = malloc(sizeof(*t->pending_log))) == NULL)
-		return TRACE_RESUME_CONT;
-	log_start(t->pending_log, t, oldpath, &regs);
-	debug_line_str(t->pending_log, "direct AT_EMPTY_PATH: ");
+	}
+	if (w->debug) {
+		/* The result comes at the syscall-exit stop: keep the line until then. */
+		log_start(&t->call->log, t, oldpath, &t->call->entry, abi);
+		debug_line_str(&t->call->log, "direct AT_EMPTY_PATH: ");
+	}
 	return TRACE_RESUME_SYSCALL;
 }
 
-void trace_rewrite_report(struct tracee *t)
+/* Is this syscall stop the entry of the call (kernels 3.8 to 4.7 stop at the seccomp
+ * filter before the syscall-entry stop) rather than its exit? PTRACE_GET_SYSCALL_INFO says
+ * so where it exists (5.3+, always after 4.8); before, the stop order of the kernel does. */
+static int is_entry_stop(const struct trace_rewriter *w, pid_t tid, struct trace_call *c,
+			 const struct trace_regs *regs)
 {
-	struct debug_line *l = t->pending_log;
-	struct trace_regs regs;
+	static int no_info;
+	unsigned char op;
 
-	if (l == NULL)
-		return;
-	t->pending_log = NULL;
-	if (trace_arch_get(t->tid, &regs) == 0) {
-		long ret = trace_arch_return(&regs);
-
-		if (ret == 0) {
-			debug_line_str(l, "ok");
-		} else {
-			debug_line_errno(l, (int)-ret);
-			if (ret == -ENOENT)
-				debug_line_str(l, " (/proc is not mounted: the kernel's own answer "
-						  "(missing directory, deleted file, O_EXCL), or its "
-						  "refusal of AT_EMPTY_PATH, which needs "
-						  "CAP_DAC_READ_SEARCH, or Linux >= 6.10 with the fd "
-						  "opened under the caller's own credentials)");
-		}
-		debug_line_emit(l);
+	if (!no_info) {
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(op), &op) > 0)
+			return op == SYSCALL_INFO_ENTRY;
+		if (errno == EIO || errno == EINVAL)
+			no_info = 1;
 	}
-	free(l);
+	if (w->seccomp_before_entry && !c->entry_seen && trace_arch_looks_like_entry(regs)) {
+		c->entry_seen = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void log_result(struct trace_call *c, const struct trace_rewriter *w, long ret)
+{
+	if (ret == 0) {
+		debug_line_str(&c->log, "ok");
+	} else {
+		debug_line_errno(&c->log, (int)-ret);
+		if (ret == -ENOENT && c->phase == CALL_REPLAYED)
+			debug_line_str(&c->log,
+				       w->supervisor_has_proc
+					       ? " (/proc is not mounted for this process; the "
+						 "kernel's own answer (missing directory, deleted "
+						 "file, O_EXCL), or its refusal of AT_EMPTY_PATH, "
+						 "which needs CAP_DAC_READ_SEARCH, or Linux >= 6.10 "
+						 "with the fd opened under the caller's own "
+						 "credentials)"
+					       : " (the kernel's own answer (missing directory, "
+						 "deleted file, O_EXCL), or no /proc in this process "
+						 "and a refusal of AT_EMPTY_PATH, which needs "
+						 "CAP_DAC_READ_SEARCH, or Linux >= 6.10 with the fd "
+						 "opened under the caller's own credentials)");
+	}
+	debug_line_emit(&c->log);
+}
+
+enum trace_resume trace_rewrite_syscall_stop(const struct trace_rewriter *w, struct tracee *t)
+{
+	struct trace_call *c = t->call;
+	struct trace_regs regs;
+	long ret;
+
+	if (c == NULL || trace_arch_get(t->tid, &regs) != 0)
+		return TRACE_RESUME_CONT;
+	if (is_entry_stop(w, t->tid, c, &regs))
+		return TRACE_RESUME_SYSCALL; /* the exit is to come */
+	ret = trace_arch_return(&regs, c->abi);
+	if (c->phase == CALL_REPLAYED) {
+		if (c->logging)
+			log_result(c, w, ret);
+		end_call(t);
+		return TRACE_RESUME_CONT;
+	}
+	if (ret == -ENOENT) {
+		/* Make the call again as the tracee made it: its seccomp stop comes next, and
+		 * is_replay lets it through. */
+		trace_arch_restart(&regs, &c->entry);
+		if (trace_arch_set(t->tid, &regs) != 0) {
+			end_call(t);
+			return TRACE_RESUME_CONT;
+		}
+		c->phase = CALL_REPLAYED;
+		c->entry_seen = 0;
+		if (c->logging)
+			debug_line_str(&c->log, "ENOENT; original call replayed: ");
+		return TRACE_RESUME_CONT;
+	}
+	trace_arch_restore_args(&regs, &c->entry, c->abi);
+	trace_arch_set(t->tid, &regs);
+	if (c->logging)
+		log_result(c, w, ret);
+	end_call(t);
+	return TRACE_RESUME_CONT;
 }
 
 #else /* !TRACE_ARCH_SUPPORTED */
 
-enum trace_resume trace_rewrite_linkat(const struct trace_rewriter *w, struct tracee *t)
+enum trace_resume trace_rewrite_seccomp(const struct trace_rewriter *w, struct tracee *t,
+					unsigned long data)
+{
+	(void)w;
+	(void)t;
+	(void)data;
+	return TRACE_RESUME_CONT;
+}
+
+enum trace_resume trace_rewrite_syscall_stop(const struct trace_rewriter *w, struct tracee *t)
 {
 	(void)w;
 	(void)t;
 	return TRACE_RESUME_CONT;
-}
-
-void trace_rewrite_report(struct tracee *t)
-{
-	(void)t;
 }
 
 #endif

@@ -16,14 +16,18 @@
  * exited, as strace -f does: leaving earlier would either kill the others
  * (PTRACE_O_EXITKILL, which also makes sure nothing outlives a killed supervisor
  * untraced) or leave their linkat(AT_SYMLINK_FOLLOW) calls failing with ENOSYS, which is
- * what SECCOMP_RET_TRACE gives when no tracer is attached. Its exit status is the command's.
+ * what SECCOMP_RET_TRACE gives when no tracer is attached. It counts them, and leaves when
+ * none is alive even if children it never traced (inherited across the exec of flinkshim)
+ * are still running. Its exit status is the command's.
  *
- * It needs no /proc: the process a new thread belongs to comes from the clone events (tgkill
- * tells a thread from a process), and a new tracee that stops before its parent's event is
- * held until the event says.
+ * It needs no /proc: a new tracee is taken in at its first stop, whether or not its parent's
+ * fork, vfork or clone event has come (it may never come: a parent killed inside the call
+ * never reports it); tgkill() tells a new process from a new thread, and finds the thread's
+ * process among those traced.
  *
- * Signals sent to the supervisor go to the command; when the command stops for the terminal
- * (^Z), the supervisor stops too, so that the shell's job control sees the job stopped.
+ * Signals sent to the supervisor go to the command (trace_signals.c); when the command stops
+ * for the terminal (^Z), the supervisor stops too, so that the shell's job control sees the
+ * job stopped.
  */
 #define _GNU_SOURCE 1
 #include "config.h"
@@ -33,6 +37,7 @@
 #include "trace_arch.h"
 #include "trace_filter.h"
 #include "trace_rewrite.h"
+#include "trace_signals.h"
 #include "trace_tracees.h"
 
 #include <errno.h>
@@ -45,6 +50,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,41 +166,7 @@ static int explain_seize_error(int err)
 }
 
 /* ------------------------------------------------------------------------------------------
- * Signals sent to the supervisor go to the command. */
-
-static volatile pid_t forward_to;
-
-static void forward(int sig, siginfo_t *si, void *ctx)
-{
-	pid_t to = forward_to;
-
-	(void)ctx;
-	/* SI_KERNEL: the terminal signalled the whole foreground process group, the command
-	 * included. From the command itself: not back to it. */
-	if (si->si_code == SI_KERNEL || to <= 0 || si->si_pid == to)
-		return;
-	kill(to, sig);
-}
-
-static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
-				 SIGTSTP };
-
-static void install_forwarding(void)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = forward;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaction(forwarded[i], &sa, NULL);
-	/* Our own debug lines must not stop us when TOSTOP is set: the command's stops are
-	 * mirrored (mirror_stop), ours alone never happen. */
-	signal(SIGTTIN, SIG_IGN);
-	signal(SIGTTOU, SIG_IGN);
-}
+ * Job control and death by a signal. */
 
 /*
  * Job control: when the command stops for the terminal (^Z, or tty I/O from the
@@ -246,9 +218,9 @@ struct supervisor {
 	int main_done;
 	int err_fd; /* the child's setup errors; -1 once it has exec'd */
 	const char *cmd;
-	/* A held tracee's stop, released by its parent's event, to handle next. */
-	pid_t released_tid;
-	int released_status;
+	/* flinkshim had children of its own before it started the command (inherited across
+	 * exec): waitpid() would wait for them too, so the count of tracees says when to go. */
+	int inherited_children;
 };
 
 static void resume(pid_t tid, int request, int sig)
@@ -264,6 +236,11 @@ static int is_event_stop(int status)
 	return (unsigned)status >> 16 == PTRACE_EVENT_STOP;
 }
 
+static int is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
 /* Is child a thread of the process tgid? tgkill() finds a thread only in its own group. */
 static int in_thread_group(pid_t tgid, pid_t child)
 {
@@ -271,7 +248,7 @@ static int in_thread_group(pid_t tgid, pid_t child)
 }
 
 /* A fork, vfork or clone event of parent: the new tracee, and the process it belongs to. */
-static int on_new_child(struct supervisor *s, pid_t parent, pid_t parent_tgid, int event)
+static int on_new_child(pid_t parent, pid_t parent_tgid, int event)
 {
 	unsigned long msg = 0;
 	struct tracee *c;
@@ -290,17 +267,8 @@ static int on_new_child(struct supervisor *s, pid_t parent, pid_t parent_tgid, i
 		return 0;
 	}
 	c->tgid = tgid;
-	if (c->state == TRACEE_HELD) {
-		/* Its first stop came before this event: the stop every new tracee starts
-		 * with, to pass; anything else, for the loop to handle next. */
-		c->state = TRACEE_RUNNING;
-		if (is_event_stop(c->held_status)) {
-			resume(child, PTRACE_CONT, 0);
-		} else {
-			s->released_tid = child;
-			s->released_status = c->held_status;
-		}
-	}
+	if (c->state == TRACEE_UNANNOUNCED)
+		tracees_set_state(c, TRACEE_RUNNING);
 	return 0;
 }
 
@@ -336,18 +304,24 @@ static void on_stop(struct supervisor *s, struct tracee *t, int status)
 	pid_t tid = t->tid;
 	int sig = WSTOPSIG(status);
 	int event = (int)((unsigned)status >> 16);
+	unsigned long data = 0;
 
 	switch (event) {
 	case PTRACE_EVENT_SECCOMP:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &data) != 0) {
+			resume(tid, PTRACE_CONT, 0);
+			return;
+		}
 		resume(tid,
-		       trace_rewrite_linkat(&s->rewriter, t) == TRACE_RESUME_SYSCALL ? PTRACE_SYSCALL
-										  : PTRACE_CONT,
+		       trace_rewrite_seccomp(&s->rewriter, t, data) == TRACE_RESUME_SYSCALL
+			       ? PTRACE_SYSCALL
+			       : PTRACE_CONT,
 		       0);
 		return;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
-		if (on_new_child(s, tid, t->tgid, event) != 0)
+		if (on_new_child(tid, t->tgid, event) != 0)
 			out_of_memory();
 		resume(tid, PTRACE_CONT, 0);
 		return;
@@ -357,7 +331,7 @@ static void on_stop(struct supervisor *s, struct tracee *t, int status)
 		resume(tid, PTRACE_CONT, 0);
 		return;
 	case PTRACE_EVENT_STOP:
-		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+		if (is_stop_signal(sig)) {
 			/* A group-stop: stay stopped, but let SIGCONT (or SIGKILL) through. */
 			ptrace(PTRACE_LISTEN, tid, NULL, NULL);
 			if (tid == s->main_pid)
@@ -368,17 +342,46 @@ static void on_stop(struct supervisor *s, struct tracee *t, int status)
 		return;
 	case 0:
 		if (sig == (SIGTRAP | 0x80)) {
-			/* The syscall-exit stop --debug asked for, to log the result. */
-			trace_rewrite_report(t);
-			resume(tid, PTRACE_CONT, 0);
+			/* The syscall stop a rewritten call asked for. */
+			resume(tid,
+			       trace_rewrite_syscall_stop(&s->rewriter, t) == TRACE_RESUME_SYSCALL
+				       ? PTRACE_SYSCALL
+				       : PTRACE_CONT,
+			       0);
 		} else {
-			resume(tid, PTRACE_CONT, sig); /* a signal for the tracee: deliver it */
+			/* A signal for the tracee: deliver it, unless it is a second copy. */
+			resume(tid, PTRACE_CONT, trace_signals_delivery(t, sig));
 		}
 		return;
 	default:
 		resume(tid, PTRACE_CONT, 0);
 		return;
 	}
+}
+
+/* The first stop of a new tracee: the PTRACE_EVENT_STOP every one starts with. If its
+ * process is in a group-stop, it carries the stop signal: then it stays stopped with its
+ * process, until SIGCONT. */
+static void first_stop(struct supervisor *s, struct tracee *t, int status)
+{
+	if (!is_event_stop(status)) {
+		on_stop(s, t, status);
+		return;
+	}
+	if (is_stop_signal(WSTOPSIG(status)))
+		ptrace(PTRACE_LISTEN, t->tid, NULL, NULL);
+	else
+		resume(t->tid, PTRACE_CONT, 0);
+}
+
+/* The process of a tracee seen before its parent's event: itself if it leads its own thread
+ * group (a new process), else one of the processes traced (a new thread), else unknown
+ * until the event says. */
+static pid_t process_of(pid_t tid)
+{
+	if (in_thread_group(tid, tid))
+		return tid;
+	return tracees_group_of(tid);
 }
 
 static void on_wait(struct supervisor *s, pid_t tid, int status)
@@ -389,34 +392,40 @@ static void on_wait(struct supervisor *s, pid_t tid, int status)
 		if (tid == s->main_pid) {
 			s->main_status = status;
 			s->main_done = 1;
-			forward_to = 0;
+			trace_signals_command_ended();
 		}
-		if (t != NULL && t->state == TRACEE_HELD) {
-			/* Died before its parent's event: keep a mark until the event comes. */
-			t->state = TRACEE_GONE;
-			return;
+		if (t == NULL) {
+			/* Died before anything of it was seen (or a child flinkshim never traced):
+			 * a mark, so that a late event does not wait for it. */
+			if (tracees_add(tid, -1, TRACEE_GONE) == NULL)
+				out_of_memory();
+		} else if (t->state == TRACEE_UNANNOUNCED) {
+			tracees_set_state(t, TRACEE_GONE); /* the same, for a late event */
+		} else {
+			tracees_remove(tid);
 		}
-		tracees_remove(tid);
 		return;
 	}
 	if (!WIFSTOPPED(status))
 		return;
 	if (t == NULL || t->state == TRACEE_GONE) {
-		/* A new tracee whose parent's fork, vfork or clone event has not been seen: its
-		 * process is unknown, so it waits, stopped, until the event comes. */
-		if (t == NULL && (t = tracees_add(tid, -1, TRACEE_HELD)) == NULL)
+		/* A new tracee whose parent's event has not been seen (and may never be). */
+		pid_t tgid = process_of(tid);
+
+		if (t == NULL && (t = tracees_add(tid, tgid, TRACEE_UNANNOUNCED)) == NULL)
 			out_of_memory();
-		t->state = TRACEE_HELD;
-		t->held_status = status;
+		t->tgid = tgid;
+		tracees_set_state(t, TRACEE_UNANNOUNCED);
+		first_stop(s, t, status);
 		return;
 	}
 	if (t->state == TRACEE_EXPECTED) {
-		t->state = TRACEE_RUNNING;
-		if (is_event_stop(status)) {
-			resume(tid, PTRACE_CONT, 0); /* the stop every new tracee starts with */
-			return;
-		}
+		tracees_set_state(t, TRACEE_RUNNING);
+		first_stop(s, t, status);
+		return;
 	}
+	if (t->tgid < 0)
+		t->tgid = process_of(tid);
 	on_stop(s, t, status);
 }
 
@@ -424,19 +433,19 @@ static int supervise(struct supervisor *s)
 {
 	for (;;) {
 		int status;
-		pid_t tid = waitpid(-1, &status, __WALL);
+		pid_t tid;
 
+		trace_signals_idle();
+		if (s->inherited_children && s->main_done && tracees_alive() == 0)
+			break; /* the rest are not ours */
+		tid = waitpid(-1, &status, __WALL);
+		trace_signals_busy();
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
 			break; /* ECHILD: nobody left */
 		}
 		on_wait(s, tid, status);
-		while (s->released_tid != 0) {
-			tid = s->released_tid;
-			s->released_tid = 0;
-			on_wait(s, tid, s->released_status);
-		}
 	}
 	if (!s->main_done)
 		return fail(EXIT_WRAPPER, "--trace: lost track of the command");
@@ -452,11 +461,39 @@ static int supervise(struct supervisor *s)
 	return WEXITSTATUS(s->main_status);
 }
 
-static int proc_is_mounted(void)
+/* /proc is a procfs of our own pid namespace: /proc/<pid> then names the processes we know
+ * by that pid. (After unshare -p without a new /proc, it shows the parent namespace's.) */
+static int proc_is_ours(void)
 {
 	struct statfs sfs;
+	char self[24], link[24];
+	ssize_t n;
 
-	return statfs("/proc", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE;
+	if (statfs("/proc", &sfs) != 0 || sfs.f_type != PROC_SUPER_MAGIC_VALUE)
+		return 0;
+	n = readlink("/proc/self", link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	snprintf(self, sizeof(self), "%ld", (long)getpid());
+	return strcmp(link, self) == 0;
+}
+
+/* Linux 3.8 to 4.7 stop at the seccomp filter before the syscall-entry stop. */
+static int seccomp_before_entry(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major < 4 || (major == 4 && minor < 8);
+}
+
+/* Children of ours that are not the command (started before an exec of flinkshim). */
+static int have_children(void)
+{
+	return waitpid(-1, NULL, WNOHANG | __WALL) >= 0;
 }
 
 /* Already under an outer supervisor: it attached our child before we could. */
@@ -479,7 +516,9 @@ int trace_supervisor_run(char *const argv[])
 	memset(&s, 0, sizeof(s));
 	debug_log_init();
 	s.rewriter.debug = debug_log_enabled();
-	s.rewriter.supervisor_has_proc = proc_is_mounted();
+	s.rewriter.supervisor_has_proc = proc_is_ours();
+	s.rewriter.seccomp_before_entry = seccomp_before_entry();
+	s.inherited_children = have_children();
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
 		return fail(EXIT_WRAPPER, "--trace: pipe: %s", strerror(errno));
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
@@ -523,20 +562,19 @@ int trace_supervisor_run(char *const argv[])
 		}
 		return explain_seize_error(seize_err);
 	}
-	/* A broken pipe here, or on stderr later, must not kill the supervisor (and with it
-	 * every tracee): a write that fails is enough. */
-	signal(SIGPIPE, SIG_IGN);
+	s.main_pid = pid;
+	s.err_fd = err[0];
+	s.cmd = argv[0];
+	if (tracees_add(pid, pid, TRACEE_RUNNING) == NULL)
+		out_of_memory();
+	/* From here on, signals go to the command. A broken pipe here, or on stderr later,
+	 * does not kill the supervisor (and with it every tracee): the handler ignores a
+	 * SIGPIPE of our own, and the write fails with EPIPE. */
+	trace_signals_install(pid);
 	/* If the child is already gone (its filter failed), the loop sees it exit and reads
 	 * why. */
 	if (write(go[1], "g", 1) != 1 && errno != EPIPE)
 		return fail(EXIT_WRAPPER, "--trace: cannot start the command: %s", strerror(errno));
 	close(go[1]);
-	s.main_pid = pid;
-	s.err_fd = err[0];
-	s.cmd = argv[0];
-	forward_to = pid;
-	install_forwarding();
-	if (tracees_add(pid, pid, TRACEE_RUNNING) == NULL)
-		out_of_memory();
 	return supervise(&s);
 }

@@ -8,12 +8,21 @@
 #include "config.h"
 #include "trace_tracees.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static struct tracee *slots;
 static size_t nslots; /* a power of two, or 0 */
 static size_t used;
+static size_t alive;
+
+static int is_alive(enum tracee_state s)
+{
+	return s != TRACEE_GONE;
+}
 
 static size_t home(pid_t tid)
 {
@@ -76,7 +85,42 @@ struct tracee *tracees_add(pid_t tid, pid_t tgid, enum tracee_state state)
 	t.tid = tid;
 	t.tgid = tgid;
 	t.state = state;
+	alive += is_alive(state);
 	return insert(&t);
+}
+
+void tracees_set_state(struct tracee *t, enum tracee_state state)
+{
+	alive += (size_t)is_alive(state) - (size_t)is_alive(t->state);
+	t->state = state;
+}
+
+size_t tracees_alive(void)
+{
+	return alive;
+}
+
+void tracees_each_leader(void (*fn)(struct tracee *t, void *arg), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < nslots; i++)
+		if (slots[i].tid != 0 && slots[i].tid == slots[i].tgid && is_alive(slots[i].state))
+			fn(&slots[i], arg);
+}
+
+pid_t tracees_group_of(pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < nslots; i++) {
+		pid_t g = slots[i].tid;
+
+		if (g != 0 && g == slots[i].tgid && is_alive(slots[i].state) &&
+		    (syscall(SYS_tgkill, (long)g, (long)tid, 0L) == 0 || errno == EPERM))
+			return g;
+	}
+	return -1;
 }
 
 void tracees_remove(pid_t tid)
@@ -86,7 +130,8 @@ void tracees_remove(pid_t tid)
 
 	if (t == NULL)
 		return;
-	free(t->pending_log);
+	alive -= is_alive(t->state);
+	free(t->call);
 	hole = (size_t)(t - slots);
 	slots[hole].tid = 0;
 	used--;

@@ -1,30 +1,39 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The traced threads of `flinkshim --trace`, by thread id: which process each belongs to (the
- * /proc classifier needs the caller's pid as well as its tid, and without /proc the tracer
- * learns it only from the fork, vfork and clone events), and where it stands.
+ * /proc classifier needs the caller's pid as well as its tid), where it stands, and how many
+ * are alive (the supervisor leaves when none is).
+ *
+ * A new tracee may stop before its parent's fork, vfork or clone event is seen, and the
+ * event may never come at all (the parent was killed inside the call): it is taken in at
+ * once, as strace does, and the event, if it comes, only confirms it.
  */
 #ifndef FLINKSHIM_TRACE_TRACEES_H
 #define FLINKSHIM_TRACE_TRACEES_H
 
-#include "debug_log.h"
-
+#include <stdint.h>
 #include <sys/types.h>
 
 enum tracee_state {
-	TRACEE_RUNNING = 0,  /* known, its process known */
+	TRACEE_RUNNING = 0,  /* alive, announced by its parent's event (or the command) */
 	TRACEE_EXPECTED,     /* announced by its parent's event; its first stop is to come */
-	TRACEE_HELD,         /* stopped before its parent's event arrived: process unknown,
-	                        kept stopped until then (held_status is that stop) */
-	TRACEE_GONE          /* died while held: a mark, so that the late event finds it */
+	TRACEE_UNANNOUNCED,  /* alive, its first stop came before its parent's event */
+	TRACEE_GONE          /* died unannounced: a mark, so that a late event finds it (not
+	                        alive; a new tracee that gets the tid takes the entry over) */
 };
+
+struct trace_call; /* trace_rewrite.c: a call the supervisor changed, until it returns */
 
 struct tracee {
 	pid_t tid;
-	pid_t tgid;          /* its process (thread-group) id; -1 while TRACEE_HELD */
+	pid_t tgid;          /* its process (thread-group) id; -1 while unknown */
 	enum tracee_state state;
-	int held_status;     /* TRACEE_HELD: the wait status of the stop it is held in */
-	struct debug_line *pending_log; /* --debug: a line waiting for the call's result */
+	struct trace_call *call;
+	/* Signal bookkeeping of the process, on its leader's entry (trace_signals.c): bit
+	 * sig - 1 of each set. */
+	uint64_t sig_forwarded; /* a forwarded copy is on its way */
+	uint64_t sig_direct;    /* ... and the sender's own copy came too */
+	uint64_t sig_twin_done; /* the sender's copy came before ours: forward none */
 };
 
 /* The entry of tid, or NULL. */
@@ -34,7 +43,21 @@ struct tracee *tracees_find(pid_t tid);
  * earlier are invalid after an add or a remove. */
 struct tracee *tracees_add(pid_t tid, pid_t tgid, enum tracee_state state);
 
+/* Changes the state of t (the live count follows). */
+void tracees_set_state(struct tracee *t, enum tracee_state state);
+
 /* Forgets tid, if it was there. */
 void tracees_remove(pid_t tid);
+
+/* How many entries are alive (not TRACEE_GONE). */
+size_t tracees_alive(void);
+
+/* Calls fn for every live entry whose tid is its tgid (a process's leader); async-signal-
+ * safe as long as no add or remove runs at the same time. */
+void tracees_each_leader(void (*fn)(struct tracee *t, void *arg), void *arg);
+
+/* The process of tid, among those in the table, asked of the kernel (tgkill finds a thread
+ * only in its own group): -1 if none of them. */
+pid_t tracees_group_of(pid_t tid);
 
 #endif
