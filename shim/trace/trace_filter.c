@@ -73,7 +73,7 @@ int trace_filter_abi(unsigned long data)
 
 static int build(struct sock_filter *code)
 {
-	int n = trace_arch_nabis, i, at;
+	int n = trace_arch_nabis, i;
 
 	if (n > MAX_ABIS)
 		return -1;
@@ -86,7 +86,8 @@ static int build(struct sock_filter *code)
 	}
 	code[1 + n] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	for (i = 0; i < n; i++) {
-		at = HEAD(n) + BLOCK * i;
+		int at = HEAD(n) + BLOCK * i;
+
 		code[at] = (struct sock_filter)BPF_STMT(BPF_LOAD_WORD,
 							offsetof(struct seccomp_data, arch));
 		code[at + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,

@@ -453,7 +453,9 @@ static int is_entry_stop(const struct trace_rewriter *w, pid_t tid, struct trace
 	unsigned char op;
 
 	if (!no_info) {
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(op), &op) > 0)
+		/* The size travels in the address argument, an integer in a pointer. */
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(op), /* NOLINT(performance-no-int-to-ptr) */
+			   &op) > 0)
 			return op == SYSCALL_INFO_ENTRY;
 		if (errno == EIO || errno == EINVAL)
 			no_info = 1;

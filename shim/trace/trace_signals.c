@@ -245,13 +245,13 @@ static int queued(pid_t tid, int sig, pid_t from)
 		int32_t nr;
 	} args;
 	siginfo_t q[16];
-	long n, i;
 
 	args.off = 0;
 	args.flags = PTRACE_PEEKSIGINFO_SHARED;
 	args.nr = (int32_t)(sizeof(q) / sizeof(q[0]));
 	for (;;) {
-		n = ptrace(PTRACE_PEEKSIGINFO, tid, &args, q);
+		long n = ptrace(PTRACE_PEEKSIGINFO, tid, &args, q), i;
+
 		if (n <= 0)
 			return 0;
 		for (i = 0; i < n; i++)

@@ -483,10 +483,15 @@ static int proc_is_ours(void)
 static int seccomp_before_entry(void)
 {
 	struct utsname u;
-	int major = 0, minor = 0;
+	char *end;
+	long major, minor;
 
-	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+	if (uname(&u) != 0)
 		return 0;
+	major = strtol(u.release, &end, 10);
+	if (*end != '.')
+		return 0;
+	minor = strtol(end + 1, &end, 10);
 	return major < 4 || (major == 4 && minor < 8);
 }
 
