@@ -8,14 +8,12 @@
 # failure where ptrace or seccomp is forbidden.
 
 load common
+load trace_common
 
 setup_file() {
-	FLS_HELPERS+=(static_legacy static_legacy_link raw_legacy trace_deny)
-	fls_setup_file
-	cp "$FLINKSHIM_BIN" "$FLS_PUB/flinkshim"
-	chmod 755 "$FLS_PUB/flinkshim"
-	export FLS_TRACE="$FLS_PUB/flinkshim"
-	trace_probe
+	FLS_HELPERS+=(static_legacy static_legacy_link static_legacy_i386 raw_legacy trace_deny
+		trace_cases)
+	trace_setup_file
 }
 
 teardown_file() {
@@ -24,29 +22,6 @@ teardown_file() {
 
 setup() {
 	fls_setup
-}
-
-# Can --trace work on this machine? Skip only where it says ptrace or seccomp is forbidden AND
-# an independent probe (strace; the oldkernel seccomp filter) agrees: a supervisor that wrongly
-# thinks it is forbidden must fail the suite, not skip it.
-trace_probe() {
-	local err
-
-	FLS_SKIP_TRACE=
-	if [ "$(uname -m)" != x86_64 ]; then
-		FLS_SKIP_TRACE="--trace supports x86_64 only so far"
-	elif ! err=$("$FLS_TRACE" --trace true 2>&1); then
-		if [[ $err == *"ptrace is not permitted here"* ]] && [ -n "$FLS_SKIP_STRACE" ]; then
-			FLS_SKIP_TRACE="ptrace is forbidden here ($FLS_SKIP_STRACE): $err"
-		elif [[ $err == *"seccomp is not permitted here"* ]] && [ -n "$FLS_SKIP_OLDKERNEL" ]; then
-			FLS_SKIP_TRACE="seccomp is forbidden here ($FLS_SKIP_OLDKERNEL): $err"
-		fi
-	fi
-	export FLS_SKIP_TRACE
-}
-
-need_trace() {
-	[ -z "$FLS_SKIP_TRACE" ] || skip "$FLS_SKIP_TRACE"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -387,6 +362,159 @@ other_pidns_link() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# After a rewritten call: the registers, the replay, other ABIs, other filters.
+
+@test "the registers the tracee passed are its own again after a rewritten call (the ABI keeps rdi, rsi, r8)" {
+	need_trace
+	fls_need_noproc
+	local dir native
+	dir=$(fls_workdir)
+	run --separate-stderr in_world trace_cases regs "$dir" native
+	[ "$status" -ne 77 ] || skip "no raw syscall for $(uname -m) in trace_cases"
+	expect_eq "native status" "$status" 0
+	native=$output
+	expect_match "native registers" "$native" "rdi=-100 rsi=same rdx=-100 r10=same r8=0x400$"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/trace_cases" regs "$dir" traced
+	expect_eq status "$status" 0
+	expect_eq output "$output" "$native"
+	expect_linked "$dir" traced $'traced\n' 1
+}
+
+@test "junk in the upper half of rax: still linkat for the kernel, so still rewritten" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world trace_cases junk-rax "$dir" native
+	[ "$status" -ne 77 ] || skip "no raw syscall for $(uname -m) in trace_cases"
+	expect_eq "native output" "$output" "linkat=0"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/trace_cases" junk-rax "$dir" traced
+	expect_eq status "$status" 0
+	expect_eq output "$output" "linkat=0"
+	expect_linked "$dir" traced $'traced\n' 1
+}
+
+# The supervisor has no /proc; the command mounts its own and runs on an old kernel (the
+# direct form refused): only the original call can work, and it does natively.
+@test "no /proc for flinkshim, a /proc of the command's own, AT_EMPTY_PATH refused: the original call is replayed and works" {
+	need_trace
+	fls_need_noproc
+	fls_need_oldkernel
+	local dir own_proc
+	dir=$(fls_workdir)
+	own_proc=(unshare -m sh -c 'mount -t proc proc /proc && exec "$@"' sh "$FLS_PUB/oldkernel")
+	run --separate-stderr in_world noproc "${own_proc[@]}" "$FLS_PUB/static_legacy" link "$dir" native
+	expect_eq "native output" "$output" "native linkat=0"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "${own_proc[@]}" \
+		"$FLS_PUB/static_legacy" link "$dir" traced
+	expect_eq status "$status" 0
+	expect_eq output "$output" "traced linkat=0"
+	expect_linked "$dir" traced $'traced\n' 1
+	expect_one_debug_line "linkat /proc/self/fd/[0-9]+ -> traced: direct AT_EMPTY_PATH: ENOENT; original call replayed: ok$"
+}
+
+@test "AT_EMPTY_PATH refused and no /proc anywhere: the replay says ENOENT too, and the diagnostic does not guess" {
+	need_trace
+	fls_need_noproc
+	fls_need_oldkernel
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/oldkernel" \
+		"$FLS_PUB/static_legacy" link "$dir" refused
+	expect_eq status "$status" 1
+	expect_eq output "$output" "refused linkat=-1 errno=ENOENT"
+	expect_absent "$dir" refused
+	expect_one_debug_line "direct AT_EMPTY_PATH: ENOENT; original call replayed: ENOENT \(the kernel's own answer .*or no /proc in this process and a refusal of AT_EMPTY_PATH"
+}
+
+@test "flinkshim in a new pid namespace without its own /proc: it does not read another namespace's /proc" {
+	need_trace
+	fls_need_noproc
+	if ! unshare -pf true 2>/dev/null; then
+		skip "pid namespaces are not allowed here"
+	fi
+	local dir
+	dir=$(fls_workdir)
+	# /proc is the parent namespace's: /proc/<pid of the command here> is another process
+	# (pid 2 is the kernel's kthreadd), which has /proc. The command hides its own /proc.
+	run --separate-stderr unshare -pf "$FLS_TRACE" --debug --trace unshare -m sh -c \
+		'mount -t tmpfs none /proc && exec "$@"' sh "$FLS_PUB/static_legacy" link "$dir" pidns
+	expect_eq status "$status" 0
+	expect_eq output "$output" "pidns linkat=0"
+	expect_linked "$dir" pidns $'pidns\n' 1
+	expect_one_debug_line "-> pidns: direct AT_EMPTY_PATH: ok$"
+}
+
+@test "a 32-bit (i386) static program is rewritten too, by its own system call numbers and registers" {
+	need_trace
+	fls_need_noproc
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world static_legacy_i386 link "$dir" native
+	[ "$status" -ne 77 ] || skip "$stderr"
+	expect_eq "native output" "$output" "native linkat=0"
+	run --separate-stderr in_world noproc static_legacy_i386 link "$dir" untraced
+	expect_eq "without --trace" "$output" "untraced linkat=-1 errno=ENOENT"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_i386" link "$dir" traced
+	expect_eq status "$status" 0
+	expect_eq output "$output" "traced linkat=0"
+	expect_linked "$dir" traced $'traced\n' 1
+	expect_one_debug_line "linkat \(i386\) /proc/self/fd/[0-9]+ -> traced: direct AT_EMPTY_PATH: ok$"
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/static_legacy_i386" forks "$dir" 3
+	expect_eq "forks" "$output" $'p0 linkat=0\np1 linkat=0\np2 linkat=0\ng0 linkat=0\ng1 linkat=0\ng2 linkat=0'
+}
+
+@test "the command's own SECCOMP_RET_TRACE filter, with no tracer of its own: ENOSYS as natively, with or without /proc" {
+	need_trace
+	local dir native
+	dir=$(fls_workdir)
+	run --separate-stderr in_world trace_cases own-filter "$dir" native
+	[ "$status" -ne 77 ] || skip "$stderr"
+	native=$output
+	expect_eq "native output" "$native" $'getppid=ENOSYS\nlinkat=-1 errno=ENOSYS'
+	run --separate-stderr "$FLS_TRACE" --trace "$FLS_PUB/trace_cases" own-filter "$dir" traced
+	expect_eq output "$output" "$native"
+	expect_absent "$dir" traced
+	if [ -z "$FLS_SKIP_NOPROC" ]; then
+		run --separate-stderr in_world noproc "$FLS_TRACE" --debug --trace "$FLS_PUB/trace_cases" own-filter "$dir" noproc
+		expect_eq "without /proc" "$output" "$native"
+		expect_absent "$dir" noproc
+		expect_match stderr "$stderr" "a seccomp filter of the command's own asked for a tracer \(SECCOMP_RET_TRACE, data 7\): ENOSYS"
+	fi
+}
+
+@test "a non-dumpable program traced by an unprivileged flinkshim: its memory cannot be read, and --debug says why" {
+	need_trace
+	fls_need_noproc
+	fls_need_unpriv
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc unpriv "$FLS_TRACE" --debug --trace "$FLS_PUB/trace_cases" nodump "$dir" nodump
+	expect_eq status "$status" 1
+	expect_eq output "$output" "linkat=-1 errno=ENOENT"
+	expect_absent "$dir" nodump
+	expect_one_debug_line "linkat with AT_SYMLINK_FOLLOW: not rewritten: flinkshim may not read this process's memory: it made itself non-dumpable \(PR_SET_DUMPABLE 0"
+	# Root may read any process's memory: the same program is rewritten.
+	run --separate-stderr in_world noproc "$FLS_TRACE" --trace "$FLS_PUB/trace_cases" nodump "$dir" root
+	expect_eq "as root" "$output" "linkat=0"
+	expect_linked "$dir" root $'root\n' 1
+}
+
+@test "kcmp denied to flinkshim: a thread's /proc/self (maybe not its own table) is passed through, never guessed" {
+	need_trace
+	fls_need_noproc
+	fls_need_oldkernel
+	local dir
+	dir=$(fls_workdir)
+	run --separate-stderr in_world noproc trace_deny kcmp "$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy" unshared "$dir"
+	expect_eq status "$status" 1
+	expect_eq output "$output" $'own linkat=0\nleaders linkat=-1 errno=ENOENT'
+	expect_linked "$dir" own $'thread\n' 1
+	expect_absent "$dir" leaders
+	expect_match stderr "$stderr" "/proc/self/fd/42 -> leaders: not rewritten: kcmp\(2\) is not available to flinkshim"
+}
+
+# ---------------------------------------------------------------------------------------------
 # Threads, processes, execve.
 
 @test "16 threads linking at once, through /proc/self and /proc/thread-self" {
@@ -531,40 +659,6 @@ other_pidns_link() {
 	chmod 644 "$dir/noexec"
 	run -126 --separate-stderr "$FLS_TRACE" --trace "$dir/noexec"
 	expect_match stderr "$stderr" "Permission denied"
-}
-
-# wait_for FILE TEXT: until FILE holds a line TEXT (5 s at most).
-wait_for() {
-	local i
-	for i in $(seq 100); do
-		grep -qx "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fls_fail "never saw '$2' in $1: $(cat "$1")"
-}
-
-# in_background FILE CMD...: CMD in the background, output to FILE, its pid in BG_PID, and a
-# watchdog that kills it (SIGKILL: the supervisor's tracees die with it, PTRACE_O_EXITKILL)
-# after 30 s, so that a supervisor that loses a signal fails the test instead of hanging it.
-in_background() {
-	local out=$1
-	shift
-	"$@" >"$out" 2>&1 &
-	BG_PID=$!
-	(
-		sleep 30
-		kill -KILL "$BG_PID" 2>/dev/null
-	) >/dev/null 2>&1 &
-	BG_WATCHDOG=$!
-}
-
-# bg_wait: the status of the background command; the watchdog is called off.
-bg_wait() {
-	local st=0
-	wait "$BG_PID" || st=$?
-	kill "$BG_WATCHDOG" 2>/dev/null
-	wait "$BG_WATCHDOG" 2>/dev/null
-	return "$st"
 }
 
 @test "signals sent to flinkshim reach the command; signals sent to the command are delivered" {

@@ -75,7 +75,7 @@ CLEANFILES += tests/fuzz/elf_header_fuzz$(EXEEXT)
 # The short run: a TAP test, from a copy of the corpus in a temporary directory. The harness
 # is a check "script" only so that `make check` builds it before running the tests (an extra
 # prerequisite on the test's .log would replace automake's rule for it).
-check_SCRIPTS = tests/fuzz/procfd_fuzz$(EXEEXT) tests/fuzz/elf_header_fuzz$(EXEEXT)
+check_SCRIPTS += tests/fuzz/procfd_fuzz$(EXEEXT) tests/fuzz/elf_header_fuzz$(EXEEXT)
 TESTS += tests/fuzz/fuzz-short.sh tests/fuzz/elf-fuzz-short.sh
 
 # The long run keeps its corpus in the build tree, so the next run starts where this one

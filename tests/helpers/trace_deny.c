@@ -6,6 +6,8 @@
  *   ptrace   ptrace(2) fails with EPERM
  *   seccomp  seccomp(2) and prctl(PR_SET_SECCOMP) fail with EPERM (PR_SET_NO_NEW_PRIVS and
  *            everything else still work)
+ *   kcmp     kcmp(2) fails with EPERM, as Docker's default profile has it without
+ *            CAP_SYS_PTRACE (--trace still works, but cannot compare fd tables)
  * Exit status: CMD's, 125 if the filter could not be installed, 127 if CMD could not be run.
  */
 #define _GNU_SOURCE 1
@@ -28,13 +30,21 @@
 #define DENY BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
 #define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
-static int install(int deny_ptrace)
+static int install(const char *what)
 {
 	struct sock_filter no_ptrace[] = {
 		LOAD(arch),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
 		LOAD(nr),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 0, 1),
+		DENY,
+		ALLOW,
+	};
+	struct sock_filter no_kcmp[] = {
+		LOAD(arch),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
+		LOAD(nr),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kcmp, 0, 1),
 		DENY,
 		ALLOW,
 	};
@@ -51,9 +61,12 @@ static int install(int deny_ptrace)
 	};
 	struct sock_fprog prog;
 
-	if (deny_ptrace) {
+	if (strcmp(what, "ptrace") == 0) {
 		prog.len = (unsigned short)(sizeof(no_ptrace) / sizeof(no_ptrace[0]));
 		prog.filter = no_ptrace;
+	} else if (strcmp(what, "kcmp") == 0) {
+		prog.len = (unsigned short)(sizeof(no_kcmp) / sizeof(no_kcmp[0]));
+		prog.filter = no_kcmp;
 	} else {
 		prog.len = (unsigned short)(sizeof(no_seccomp) / sizeof(no_seccomp[0]));
 		prog.filter = no_seccomp;
@@ -67,9 +80,9 @@ static int install(int deny_ptrace)
 	return 0;
 }
 #else
-static int install(int deny_ptrace)
+static int install(const char *what)
 {
-	(void)deny_ptrace;
+	(void)what;
 	fputs("trace_deny: no seccomp filter for this architecture or these headers\n", stderr);
 	return -1;
 }
@@ -77,11 +90,12 @@ static int install(int deny_ptrace)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || (strcmp(argv[1], "ptrace") != 0 && strcmp(argv[1], "seccomp") != 0)) {
-		fputs("usage: trace_deny ptrace|seccomp CMD [ARG...]\n", stderr);
+	if (argc < 3 || (strcmp(argv[1], "ptrace") != 0 && strcmp(argv[1], "seccomp") != 0 &&
+			 strcmp(argv[1], "kcmp") != 0)) {
+		fputs("usage: trace_deny ptrace|seccomp|kcmp CMD [ARG...]\n", stderr);
 		return 125;
 	}
-	if (install(strcmp(argv[1], "ptrace") == 0) != 0)
+	if (install(argv[1]) != 0)
 		return 125;
 	execvp(argv[2], argv + 2);
 	fprintf(stderr, "trace_deny: %s: %s\n", argv[2], strerror(errno));
