@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# `make bench-trace`: what `flinkshim --trace` costs. Two figures, each measured side by side
-# in one run: the untrapped floor (getppid() under the seccomp filter, against native) and a
-# trapped legacy link (against proot, when installed). bench/trace_bench.sh says how.
+# `make bench-trace`: what `flinkshim --trace` costs. Three figures, each measured side by side
+# in one run: the untrapped floor (getppid() under the seccomp filter, against native), the
+# start-up of processes (a shell loop of short programs, against native) and a trapped legacy
+# link (against proot, when installed). bench/trace_bench.sh says how.
 # `make check` runs both loops for a moment (bench/trace_smoke.sh), never judging speed.
 
 check_PROGRAMS += bench/trace_bench

@@ -8,6 +8,9 @@
  *   trace_bench link N DIR    N legacy links: an O_TMPFILE in DIR, then
  *                             linkat(AT_FDCWD, "/proc/self/fd/N", DIR, "lI", AT_SYMLINK_FOLLOW);
  *                             only the linkat calls are timed
+ *   trace_bench spawn N PROG  a shell loop that runs PROG N times, one process after the
+ *                             other (sh -c 'while ...; do PROG; done'): what starting
+ *                             processes costs, timed from the shell's fork to its end
  * Prints the total time in nanoseconds of what was timed. Exit status 0, 1 if a call failed.
  */
 #define _GNU_SOURCE 1
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,6 +81,33 @@ static int bench_link(long n, const char *dir)
 	return 0;
 }
 
+static int bench_spawn(long n, const char *prog)
+{
+	char script[256];
+	long long t0;
+	pid_t pid;
+	int status;
+
+	snprintf(script, sizeof(script), "i=0; while [ $i -lt %ld ]; do \"$0\"; i=$((i + 1)); done",
+		 n);
+	t0 = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		perror("trace_bench: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", script, prog, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "trace_bench: the loop of %s failed\n", prog);
+		return 1;
+	}
+	printf("%lld\n", now_ns() - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
@@ -85,6 +116,9 @@ int main(int argc, char **argv)
 		return bench_getppid(n);
 	if (argc == 4 && strcmp(argv[1], "link") == 0 && n > 0)
 		return bench_link(n, argv[3]);
-	fputs("usage: trace_bench getppid N | trace_bench link N DIR\n", stderr);
+	if (argc == 4 && strcmp(argv[1], "spawn") == 0 && n > 0)
+		return bench_spawn(n, argv[3]);
+	fputs("usage: trace_bench getppid N | trace_bench link N DIR | trace_bench spawn N PROG\n",
+	      stderr);
 	return 2;
 }

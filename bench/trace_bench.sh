@@ -7,6 +7,9 @@
 #   untrapped   a million getppid() under --trace / the same natively. Only the seccomp
 #               filter runs on those calls (the tracer never wakes): the mode's floor, at its
 #               largest on the cheapest system call there is. Goal <= 1.30.
+#   startup     a shell loop that starts 500 short programs (/bin/true) under --trace / the
+#               same natively: what following every fork, exec and exit costs, the
+#               supervisor woken at each. Goal <= 1.05.
 #   trapped     2 000 legacy links under --trace with /proc hidden / the same under proot
 #               with /proc (proot stops at every path system call; --trace only at
 #               linkat(AT_SYMLINK_FOLLOW)). Goal <= 0.50. Also the time of one trapped link.
@@ -32,10 +35,12 @@ prog=$builddir/bench/trace_bench
 rounds=${ROUNDS:-5}
 calls=1000000
 links=2000
+spawns=500
 if [ "$smoke" = 1 ]; then
 	rounds=1
 	calls=1000
 	links=20
+	spawns=5
 fi
 
 scratch_parent=${TMPDIR:-/tmp}
@@ -92,6 +97,26 @@ untrapped() {
 			printf "getppid() under --trace / native: %.0f / %.0f ns per call; best of %d, %d calls", a / c, b / c, r, c }')"
 }
 
+startup() {
+	native= traced= i=0
+	short=/bin/true
+	[ -x "$short" ] || short=$(command -v true)
+	if ! err=$("$flinkshim" --trace true 2>&1); then
+		skipped "trace: process startup" "flinkshim --trace cannot run here: $err"
+		return 0
+	fi
+	while [ "$i" -lt "$rounds" ]; do
+		n=$("$prog" spawn "$spawns" "$short") || return 1
+		t=$("$flinkshim" --trace "$prog" spawn "$spawns" "$short") || return 1
+		native=$(best "$native" "$n")
+		traced=$(best "$traced" "$t")
+		i=$((i + 1))
+	done
+	line "trace: process startup" "$(awk -v a="$traced" -v b="$native" 'BEGIN { print a / b }')" 1.05 \
+		"$(awk -v a="$traced" -v b="$native" -v c="$spawns" -v r="$rounds" -v p="$short" 'BEGIN {
+			printf "a shell loop running %s %d times, under --trace / native: %.0f / %.0f us per process; best of %d", p, c, a / c / 1000, b / c / 1000, r }')"
+}
+
 trapped() {
 	native= traced= prooted= i=0
 	if [ "$(id -u)" != 0 ] || ! noproc true 2>/dev/null; then
@@ -135,17 +160,21 @@ if [ ! -x "$prog" ] || [ ! -x "$flinkshim" ]; then
 fi
 
 if [ "$smoke" = 1 ]; then
-	echo "1..2"
+	echo "1..3"
 	if out=$(untrapped 2>&1); then st=ok; else st="not ok"; fi
 	printf '%s\n' "$out" | sed 's/^/# /'
 	echo "$st 1 - untrapped call under --trace runs"
 	if out=$(trapped 2>&1); then st=ok; else st="not ok"; fi
 	printf '%s\n' "$out" | sed 's/^/# /'
 	echo "$st 2 - trapped link under --trace runs"
+	if out=$(startup 2>&1); then st=ok; else st="not ok"; fi
+	printf '%s\n' "$out" | sed 's/^/# /'
+	echo "$st 3 - process startup loop under --trace runs"
 	exit 0
 fi
 
 status=0
 untrapped || { echo "trace: untrapped call: the measurement failed" >&2; status=1; }
+startup || { echo "trace: process startup: the measurement failed" >&2; status=1; }
 trapped || { echo "trace: trapped link: the measurement failed" >&2; status=1; }
 exit "$status"
