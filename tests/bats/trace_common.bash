@@ -53,14 +53,26 @@ wait_for() {
 # in_background FILE CMD...: CMD in the background, output to FILE, its pid in BG_PID, and a
 # watchdog that kills it (SIGKILL: the supervisor's tracees die with it, PTRACE_O_EXITKILL)
 # after 30 s, so that a supervisor that loses a signal fails the test instead of hanging it.
+# Both run without bats' ERR and DEBUG traps (a subshell inherits them, and a command that
+# fails there would report a failure of its own), CMD is exec'd, so that BG_PID is its pid,
+# and the watchdog closes bats' fd 3, which bats waits for. The watchdog is called off with
+# SIGKILL: a subshell that a catchable signal reaches before it has reset bats' handlers
+# would report on the test too.
 in_background() {
 	local out=$1
 	shift
-	"$@" >"$out" 2>&1 &
+	(
+		trap - ERR DEBUG
+		set +eET
+		exec "$@"
+	) >"$out" 2>&1 &
 	BG_PID=$!
 	(
+		trap - ERR DEBUG
+		set +eET
+		exec 3>&-
 		sleep 30
-		kill -KILL "$BG_PID" 2>/dev/null
+		kill -KILL "$BG_PID"
 	) >/dev/null 2>&1 &
 	BG_WATCHDOG=$!
 }
@@ -69,8 +81,8 @@ in_background() {
 bg_wait() {
 	local st=0
 	wait "$BG_PID" || st=$?
-	kill "$BG_WATCHDOG" 2>/dev/null
-	wait "$BG_WATCHDOG" 2>/dev/null
+	kill -KILL "$BG_WATCHDOG" 2>/dev/null || :
+	wait "$BG_WATCHDOG" 2>/dev/null || :
 	return "$st"
 }
 
