@@ -236,7 +236,8 @@ void trace_signals_busy(void)
 	fence();
 }
 
-/* Is a copy of sig from pid `from` still queued for the process of the stopped tid? */
+/* Is a copy of sig sent by pid `from` (kill or sigqueue) still queued for the process of the
+ * stopped tid? */
 static int queued(pid_t tid, int sig, pid_t from)
 {
 	struct {
@@ -255,7 +256,8 @@ static int queued(pid_t tid, int sig, pid_t from)
 		if (n <= 0)
 			return 0;
 		for (i = 0; i < n; i++)
-			if (q[i].si_signo == sig && q[i].si_code == SI_USER && q[i].si_pid == from)
+			if (q[i].si_signo == sig && q[i].si_pid == from &&
+			    (q[i].si_code == SI_USER || q[i].si_code == SI_QUEUE))
 				return 1;
 		args.off += (uint64_t)n;
 	}
@@ -286,10 +288,16 @@ int trace_signals_delivery(struct tracee *t, int sig)
 	if (si.si_code != SI_USER || si.si_pid == self)
 		return sig;
 	if (leader->sig_forwarded & b) {
-		/* Ours is on its way: this one stays, ours will not. */
-		if (forwarded_sender[sig] == si.si_pid)
-			leader->sig_direct |= b;
-		return sig;
+		/* Ours is on its way: this one stays, ours will not. Unless ours is not queued:
+		 * the kernel merged it into a copy pending before it (a standard signal is
+		 * queued once), and nothing of it is left to come. */
+		if (queued(t->tid, sig, self)) {
+			if (forwarded_sender[sig] == si.si_pid)
+				leader->sig_direct |= b;
+			return sig;
+		}
+		leader->sig_forwarded &= ~b;
+		leader->sig_direct &= ~b;
 	}
 	if (getpgid(t->tgid) != getpgrp())
 		return sig; /* not in our group: a group signal to us did not come here */

@@ -81,9 +81,10 @@ flinkshim_children() {
 # ---------------------------------------------------------------------------------------------
 # Signals: every one that can be caught, once.
 
-# signal_once SIG [GROUP]: trace_cases signals under flinkshim counts what it gets of SIG sent
-# to flinkshim (or, with GROUP, to flinkshim's whole process group, which flinkshim leads in
-# a session of its own), then SIGRTMAX ends it: it must have got SIG exactly once.
+# signal_once SIG [GROUP]: trace_cases signals under flinkshim prints the number of every
+# signal it gets; SIG is sent to flinkshim (or, with GROUP, to flinkshim's whole process
+# group, which flinkshim leads in a session of its own), then SIGRTMAX ends it: it must have
+# got SIG exactly once.
 signal_once() {
 	local sig=$1 group=${2:-} dir num st=0
 	dir=$(fls_workdir)
@@ -100,7 +101,17 @@ signal_once() {
 	kill -RTMAX "$BG_PID"
 	bg_wait || st=$?
 	expect_eq "SIG$sig${group:+ to the group}: status" "$st" 0 || return
-	expect_eq "SIG$sig${group:+ to the group}: what the command counted" "$(cat "$dir/out")" $'ready\n'"$num 1"
+	expect_eq "SIG$sig${group:+ to the group}: what the command got" "$(cat "$dir/out")" $'ready\n'"$num"
+}
+
+# lines FILE N: until FILE has N lines (20 s at most).
+lines() {
+	local i
+	for i in $(seq 400); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	fls_fail "$1 never had $2 lines: $(cat "$1")"
 }
 
 @test "every signal flinkshim can catch reaches the command once: real-time ones, PWR, WINCH, URG, CONT..." {
@@ -125,6 +136,29 @@ signal_once() {
 		signal_once "$sig" group || failed+=("$i:$sig")
 	done
 	[ "${#failed[@]}" -eq 0 ] || fls_fail "runs where the command did not get the signal exactly once: ${failed[*]}"
+}
+
+@test "group signals one after the other, and one to flinkshim alone: each reaches the command once" {
+	need_trace
+	local dir sig num st
+	dir=$(fls_workdir)
+	for sig in INT RTMIN+2; do
+		num=$(kill -l "$sig")
+		in_background "$dir/out" setsid "$FLS_TRACE" --trace "$FLS_PUB/trace_cases" signals
+		wait_for "$dir/out" ready || return
+		# Each is received before the next is sent: natively, three lines.
+		kill "-$sig" -- "-$BG_PID"
+		lines "$dir/out" 2 || return
+		kill "-$sig" -- "-$BG_PID"
+		lines "$dir/out" 3 || return
+		kill "-$sig" "$BG_PID"
+		lines "$dir/out" 4 || return
+		kill -RTMAX "$BG_PID"
+		st=0
+		bg_wait || st=$?
+		expect_eq "$sig: status" "$st" 0 || return
+		expect_eq "$sig: what the command got" "$(cat "$dir/out")" $'ready\n'"$num"$'\n'"$num"$'\n'"$num" || return
+	done
 }
 
 @test "SIGTSTP to flinkshim stops the command, SIGCONT to flinkshim resumes it" {
