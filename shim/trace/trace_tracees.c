@@ -2,7 +2,9 @@
 /*
  * An open-addressing hash table with linear probing, grown by doubling. Removal shifts the
  * following entries back (no tombstones), so a build that starts hundreds of thousands of
- * short processes keeps the table as small as the number alive at once.
+ * short processes keeps the table as small as the number alive at once, plus the GONE marks:
+ * one per tracee that died before its parent's event, until the event comes (it never does
+ * when the parent was killed inside the call), and one per child flinkshim never traced.
  */
 #define _GNU_SOURCE 1
 #include "config.h"
