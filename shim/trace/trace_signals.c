@@ -186,6 +186,42 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	errno = saved;
 }
 
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* The kernel's struct sigaction on x86_64 (arch/x86/include/uapi/asm/signal.h). */
+struct kernel_sigaction {
+	void (*handler)(int, siginfo_t *, void *);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+#define KERNEL_SA_RESTORER 0x04000000UL
+
+/* The C library keeps a few signal numbers for itself (glibc 32 and 33, musl 32 to 34) and
+ * its sigaction() refuses them; a single-threaded supervisor that uses none of what they are
+ * for may catch them with the system call, so that they too go to the command instead of
+ * killing the supervisor and, with it, every tracee. The kernel needs the C library's
+ * sigreturn trampoline, read back from a signal the library has set up (like). */
+static void install_reserved(int sig, int like)
+{
+	struct kernel_sigaction ka, model;
+
+	if (syscall(SYS_rt_sigaction, (long)like, NULL, &model, 8L) != 0 ||
+	    !(model.flags & KERNEL_SA_RESTORER))
+		return;
+	ka.handler = on_signal;
+	ka.flags = SA_SIGINFO | SA_RESTART | KERNEL_SA_RESTORER;
+	ka.restorer = model.restorer;
+	ka.mask = ~(uint64_t)0;
+	syscall(SYS_rt_sigaction, (long)sig, &ka, NULL, 8L);
+}
+#else
+static void install_reserved(int sig, int like)
+{
+	(void)sig;
+	(void)like;
+}
+#endif
+
 void trace_signals_install(pid_t cmd)
 {
 	struct sigaction sa;
@@ -206,8 +242,8 @@ void trace_signals_install(pid_t cmd)
 			signal(sig, SIG_IGN);
 			continue;
 		}
-		/* The C library's own (glibc's 32 and 33) refuse: they are not sent to us. */
-		sigaction(sig, &sa, NULL);
+		if (sigaction(sig, &sa, NULL) != 0 && errno == EINVAL)
+			install_reserved(sig, SIGUSR1);
 	}
 }
 
