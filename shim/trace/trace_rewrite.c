@@ -7,7 +7,8 @@
  *   1. the call: linkat with flags exactly AT_SYMLINK_FOLLOW (as the preload: any other bit
  *      earns the kernel's EINVAL, or changes what the call means);
  *   2. oldpath, read from the tracee: is it the /proc idiom? (the pure classifier);
- *   3. does this tracee see a procfs at /proc? Then the original call is the reference;
+ *   3. does this tracee see a procfs at /proc? Then the original call is the reference; and
+ *      where its /proc is something else, does the path name a real file there?
  *   4. /dev/fd and /dev/std* must be the usual links into /proc/self/fd;
  *   5. does the path name the calling thread's own fd table? (/proc/self in a thread that
  *      unshared CLONE_FILES does not: kcmp, as the preload does, and where kcmp cannot tell,
@@ -109,6 +110,22 @@ static int tracee_has_proc(const struct trace_rewriter *w, pid_t tid)
 	/* ENOENT: no /proc in the tracee's root. Anything else (EACCES for a tracee that made
 	 * itself non-dumpable): assume it sees what we see, a procfs. */
 	return errno != ENOENT;
+}
+
+/* A /proc that is not procfs (a chroot's plain directory, say) may hold a real file at the
+ * path: the kernel links that file, and so must the call (as the preload looks first where
+ * /proc is not procfs). Only an answer of "nothing there" lets the rewrite go on; a /dev
+ * spelling leads to /proc/self/fd/N in the same root. */
+static int names_a_file(const char *root, const char *oldpath, const struct procfd_ref *ref)
+{
+	char path[PATH_BYTES + 64];
+	struct stat st;
+
+	if (ref->via == PROCFD_VIA_PROC)
+		snprintf(path, sizeof(path), "%s%s", root, oldpath);
+	else
+		snprintf(path, sizeof(path), "%s/proc/self/fd/%d", root, ref->fd);
+	return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
 /* The links of /dev are made by whoever built /dev: only the usual ones mean what the
@@ -272,6 +289,11 @@ static int own_fd(const struct trace_rewriter *w, const struct tracee *t, const 
 	tracee_root(w, t->tid, root, sizeof(root));
 	if (ref.via != PROCFD_VIA_PROC && !dev_link_is_standard(root, ref.via)) {
 		*why = "not rewritten: the /dev link does not point to /proc/self/fd";
+		return -1;
+	}
+	if (names_a_file(root, oldpath, &ref)) {
+		*why = "not rewritten: /proc is not procfs for this process, and the path names a "
+		       "file there, which the kernel links";
 		return -1;
 	}
 	tgid = t->tgid;

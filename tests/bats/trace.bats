@@ -308,6 +308,29 @@ other_pidns_link() {
 	expect_one_debug_line "not rewritten: the /dev link does not point to /proc/self/fd"
 }
 
+@test "a /proc that is a plain directory holding a file at the path: the kernel links that file, traced or not" {
+	need_trace
+	fls_need_noproc
+	local dir fake
+	dir=$(fls_workdir)
+	fake=$dir/fake
+	# /proc is a plain directory (a chroot's, say) with a real file at self/fd/3, the number
+	# static_legacy's O_TMPFILE gets (bats' fd 3 closed). The program works in /proc itself:
+	# a link never crosses a mount.
+	mkdir -p "$fake/self/fd"
+	printf 'decoy\n' >"$fake/self/fd/3"
+	run --separate-stderr unshare -m sh -c 'mount --bind "$1" /proc && shift && exec "$@"' sh "$fake" \
+		"$FLS_PUB/static_legacy" link /proc native 3>&-
+	expect_eq "native output" "$output" "native linkat=0"
+	expect_linked "$fake" native $'decoy\n' 2
+	rm "$fake/native"
+	run --separate-stderr unshare -m sh -c 'mount --bind "$1" /proc && shift && exec "$@"' sh "$fake" \
+		"$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy" link /proc traced 3>&-
+	expect_eq output "$output" "traced linkat=0"
+	expect_linked "$fake" traced $'decoy\n' 2
+	expect_one_debug_line "not rewritten: /proc is not procfs for this process, and the path names a file there"
+}
+
 @test "calls that are not the idiom pass untouched: a real path with AT_SYMLINK_FOLLOW, the direct form" {
 	need_trace
 	fls_need_noproc
