@@ -39,7 +39,7 @@ tests/helpers/static_legacy_i386: $(STATIC_LEGACY_32_SRC) tests/helpers/errno_na
 		rm -f $@.log; \
 	else \
 		{ echo '#!/bin/sh'; \
-		  echo "echo 'static_legacy_i386: $(CC) -m32 -static cannot build an i386 program here (Debian: apt-get install gcc-multilib)' >&2"; \
+		  echo "echo 'static_legacy_i386: $(CC) -m32 -static cannot build an i386 program here (gcc needs a 32-bit C library: Debian gcc-multilib; musl-gcc has none)' >&2"; \
 		  echo 'exit 77'; } >$@ && chmod +x $@; \
 	fi
 CLEANFILES += tests/helpers/static_legacy_i386 tests/helpers/static_legacy_i386.log
