@@ -67,9 +67,14 @@
  * outer supervisor instead. */
 #define NESTED_ENV "FLINKSHIM_TRACE_SUPERVISOR"
 
+/* No PTRACE_O_TRACEEXEC: an exec stop for every process started would cost a third of what
+ * following a process costs (its parent's fork event, its first stop, its exec), and nothing
+ * needs it. The setup-error pipe closes itself at the exec (O_CLOEXEC); the tid that a
+ * thread other than the leader loses in execve(), which vanishes without a report, only
+ * leaves an entry that forget_vanished() drops where the count of tracees matters. */
 #define TRACE_OPTIONS                                                                        \
 	(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |                  \
-	 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)
+	 PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)
 
 /* What the child reports through the error pipe when its setup fails. */
 enum setup_step { STEP_NO_NEW_PRIVS = 1, STEP_SECCOMP, STEP_EXEC };
@@ -216,7 +221,7 @@ struct supervisor {
 	pid_t main_pid;
 	int main_status; /* wait status of the command, once it has ended */
 	int main_done;
-	int err_fd; /* the child's setup errors; -1 once it has exec'd */
+	int err_fd; /* the child's setup errors (nothing comes once it has exec'd) */
 	const char *cmd;
 	/* flinkshim had children of its own before it started the command (inherited across
 	 * exec): waitpid() would wait for them too, so the count of tracees says when to go. */
@@ -272,26 +277,6 @@ static int on_new_child(pid_t parent, pid_t parent_tgid, int event)
 	return 0;
 }
 
-/* execve() by a thread other than the leader: it takes the leader's tid, its own vanishes
- * without an exit report. */
-static int on_exec(struct supervisor *s, pid_t tid)
-{
-	unsigned long former = 0;
-	struct tracee *t;
-
-	if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &former) == 0 && (pid_t)former != tid)
-		tracees_remove((pid_t)former);
-	t = tracees_find(tid);
-	if (t == NULL && (t = tracees_add(tid, tid, TRACEE_RUNNING)) == NULL)
-		return -1;
-	t->tgid = tid;
-	if (tid == s->main_pid && s->err_fd >= 0) {
-		close(s->err_fd); /* exec'd: no setup error can come any more */
-		s->err_fd = -1;
-	}
-	return 0;
-}
-
 static __attribute__((noreturn)) void out_of_memory(void)
 {
 	/* Exiting kills every tracee (PTRACE_O_EXITKILL): better than running them untraced. */
@@ -322,11 +307,6 @@ static void on_stop(struct supervisor *s, struct tracee *t, int status)
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
 		if (on_new_child(tid, t->tgid, event) != 0)
-			out_of_memory();
-		resume(tid, PTRACE_CONT, 0);
-		return;
-	case PTRACE_EVENT_EXEC:
-		if (on_exec(s, tid) != 0)
 			out_of_memory();
 		resume(tid, PTRACE_CONT, 0);
 		return;
@@ -436,8 +416,11 @@ static int supervise(struct supervisor *s)
 		pid_t tid;
 
 		trace_signals_idle();
-		if (s->inherited_children && s->main_done && tracees_alive() == 0)
-			break; /* the rest are not ours */
+		if (s->inherited_children && s->main_done) {
+			tracees_forget_vanished();
+			if (tracees_alive() == 0)
+				break; /* the rest are not ours */
+		}
 		tid = waitpid(-1, &status, __WALL);
 		trace_signals_busy();
 		if (tid < 0) {
@@ -450,7 +433,7 @@ static int supervise(struct supervisor *s)
 	if (!s->main_done)
 		return fail(EXIT_WRAPPER, "--trace: lost track of the command");
 	if (s->err_fd >= 0) {
-		/* It ended before exec: why? */
+		/* If it ended before exec, the pipe says why; after an exec it is empty. */
 		struct setup_error e;
 
 		if (read(s->err_fd, &e, sizeof(e)) == (ssize_t)sizeof(e))

@@ -111,6 +111,24 @@ void tracees_each_leader(void (*fn)(struct tracee *t, void *arg), void *arg)
 			fn(&slots[i], arg);
 }
 
+void tracees_forget_vanished(void)
+{
+	size_t i = 0;
+
+	while (i < nslots) {
+		struct tracee *t = &slots[i];
+
+		/* tgkill() finds a thread until it is reaped, exited or not. */
+		if (t->tid != 0 && is_alive(t->state) &&
+		    syscall(SYS_tgkill, (long)(t->tgid > 0 ? t->tgid : t->tid), (long)t->tid, 0L) != 0 &&
+		    errno == ESRCH) {
+			tracees_remove(t->tid); /* shifts a later entry into slot i: look again */
+			continue;
+		}
+		i++;
+	}
+}
+
 pid_t tracees_group_of(pid_t tid)
 {
 	size_t i;

@@ -49,6 +49,11 @@ void tracees_set_state(struct tracee *t, enum tracee_state state);
 /* Forgets tid, if it was there. */
 void tracees_remove(pid_t tid);
 
+/* Drops the live entries whose thread no longer exists at all (not even as a zombie to
+ * reap): the tid a thread other than the leader had before its execve(). One tgkill() per
+ * entry. */
+void tracees_forget_vanished(void);
+
 /* How many entries are alive (not TRACEE_GONE). */
 size_t tracees_alive(void);
 

@@ -47,7 +47,15 @@ setup() {
 	in_background "$dir/out" sh -c 'sleep 1000 & echo $! >"$1"; exec "$2" --trace true' sh "$dir/job" "$FLS_TRACE"
 	bg_wait || st=$?
 	kill "$(cat "$dir/job")"
-	expect_eq "status (137: the watchdog found it still waiting for the job)" "$st" 0
+	expect_eq "status (137: the watchdog found it still waiting for the job)" "$st" 0 || return
+	# The same after an execve() from a second thread, whose tid vanishes unreported.
+	in_background "$dir/out" sh -c 'sleep 1000 & echo $! >"$1"; shift; exec "$@"' sh "$dir/job" \
+		"$FLS_TRACE" --trace "$FLS_PUB/static_legacy" exec-thread "$dir" execd
+	st=0
+	bg_wait || st=$?
+	kill "$(cat "$dir/job")"
+	expect_eq "exec from a thread: status" "$st" 0 || return
+	expect_eq "exec from a thread: output" "$(cat "$dir/out")" "execd linkat=0"
 }
 
 # flinkshim_children PID: the processes whose parent is PID.
