@@ -2,9 +2,9 @@
 /*
  * Every system call of every traced process runs this program, so the common case must be
  * short: the number is checked first, and any call but linkat is allowed after a compare per
- * ABI (trace_arch.h: three on x86_64). A filter whose answer depends only on the number and the architecture is
- * also what lets the kernel (5.11+) precompute "allow" for every other number and skip the
- * program altogether.
+ * ABI (trace_arch.h: three on x86_64). A filter whose answer depends only on the number and
+ * the architecture is also what lets the kernel (5.11+) precompute "allow" for every other
+ * number and skip the program altogether.
  */
 #define _GNU_SOURCE 1
 #include "config.h"

@@ -476,8 +476,9 @@ static int is_entry_stop(const struct trace_rewriter *w, pid_t tid, struct trace
 
 	if (!no_info) {
 		/* The size travels in the address argument, an integer in a pointer. */
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(op), /* NOLINT(performance-no-int-to-ptr) */
-			   &op) > 0)
+		void *size = (void *)sizeof(op); /* NOLINT(performance-no-int-to-ptr) */
+
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, size, &op) > 0)
 			return op == SYSCALL_INFO_ENTRY;
 		if (errno == EIO || errno == EINVAL)
 			no_info = 1;

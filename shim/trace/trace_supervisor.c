@@ -71,7 +71,7 @@
  * following a process costs (its parent's fork event, its first stop, its exec), and nothing
  * needs it. The setup-error pipe closes itself at the exec (O_CLOEXEC); the tid that a
  * thread other than the leader loses in execve(), which vanishes without a report, only
- * leaves an entry that forget_vanished() drops where the count of tracees matters. */
+ * leaves an entry that tracees_forget_vanished() drops where the count of tracees matters. */
 #define TRACE_OPTIONS                                                                        \
 	(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |                  \
 	 PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)
