@@ -65,12 +65,16 @@ static long parse_number(const char *c, size_t len)
 
 	if (len == 0 || len > 10 || (len > 1 && c[0] == '0'))
 		return -1;
+	/* Checked before each step, not after the loop: ten digits overflow a 32-bit long, and
+	 * N + 2^32 would wrap to N, an fd of ours, where the kernel says ENOENT. */
 	for (i = 0; i < len; i++) {
-		if (c[i] < '0' || c[i] > '9')
+		unsigned long d = (unsigned long)(c[i] - '0');
+
+		if (c[i] < '0' || c[i] > '9' || n > ((unsigned long)INT_MAX - d) / 10)
 			return -1;
-		n = n * 10 + (unsigned long)(c[i] - '0');
+		n = n * 10 + d;
 	}
-	return n > (unsigned long)INT_MAX ? -1 : (long)n;
+	return (long)n;
 }
 
 /*
