@@ -4,10 +4,17 @@
 
 include_HEADERS = include/flink.h
 
+# The library's objects are built without _FORTIFY_SOURCE, whatever flags a distribution
+# builds with (shim/core/no_fortify.h says why); -include comes after every -D and -U of the
+# command line, whatever their order, and before the first line of the source.
+LIBRARY_OBJECT_CPPFLAGS = -include $(top_srcdir)/shim/core/no_fortify.h
+
 # The pure classifier is its own convenience library so the unit tests and the fuzzer can link
 # it without the interposers.
 noinst_LTLIBRARIES += libprocfd.la
-libprocfd_la_SOURCES = shim/core/procfd_classify.c shim/core/procfd_classify.h
+libprocfd_la_SOURCES = shim/core/procfd_classify.c shim/core/procfd_classify.h \
+	shim/core/no_fortify.h
+libprocfd_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBRARY_OBJECT_CPPFLAGS)
 libprocfd_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 lib_LTLIBRARIES += libflinkshim.la
@@ -24,6 +31,7 @@ libflinkshim_la_SOURCES = \
 	shim/core/procfd_owner.c shim/core/procfd_owner.h \
 	shim/core/raw_syscall.h \
 	shim/core/real_syms.c shim/core/real_syms.h
+libflinkshim_la_CPPFLAGS = $(AM_CPPFLAGS) $(LIBRARY_OBJECT_CPPFLAGS)
 libflinkshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libflinkshim_la_LIBADD = libprocfd.la
 libflinkshim_la_LDFLAGS = -version-info $(LT_VERSION_INFO) -no-undefined \

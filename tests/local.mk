@@ -96,7 +96,7 @@ EXTRA_DIST += tests/undefined_symbols.sh tests/valgrind.sh tests/valgrind.supp
 # it whatever the variant's compiler, so this tree's own `make check` already runs it.
 VARIANT =
 VARIANT_FLAGS =
-.PHONY: check-variant check-sanitizers check-musl
+.PHONY: check-variant check-sanitizers check-musl check-hardened
 check-variant:
 	@case '$(VARIANT)' in '' | */* | *' '*) \
 		echo "check-variant: say VARIANT=NAME (a plain word)" >&2; exit 1;; esac
@@ -122,6 +122,23 @@ check-musl:
 		echo "check-musl: $(MUSL_CC) not found (Debian: apt-get install musl-tools)" >&2; \
 		exit 1; }
 	@$(MAKE) $(AM_MAKEFLAGS) check-variant VARIANT=musl VARIANT_FLAGS="CC='$(MUSL_CC)'"
+
+# The hardening flags distributions build with: Debian's dpkg-buildflags with hardening=+all
+# (-D_FORTIFY_SOURCE=2 -O2, the stack protector, PIE, relro and now; `make deb` builds with
+# those as they are), and on top of them what Fedora adds: -D_FORTIFY_SOURCE=3,
+# -fstack-clash-protection and, on x86, -fcf-protection. The library must build, pass the
+# suite and import no fortified function (tests/undefined_symbols.sh). Needs dpkg-dev.
+HARDENED_EXTRA_CFLAGS = -fstack-clash-protection
+check-hardened:
+	@command -v dpkg-buildflags >/dev/null 2>&1 || { \
+		echo "check-hardened: dpkg-buildflags not found (Debian: apt-get install dpkg-dev)" >&2; \
+		exit 1; }
+	@cf=; case '$(host_cpu)' in i?86 | x86_64) cf=-fcf-protection;; esac; \
+	flags=$$(DEB_BUILD_MAINT_OPTIONS=hardening=+all \
+		DEB_CPPFLAGS_MAINT_APPEND='-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=3' \
+		DEB_CFLAGS_MAINT_APPEND="$(HARDENED_EXTRA_CFLAGS) $$cf" \
+		dpkg-buildflags --export=configure) && \
+	$(MAKE) $(AM_MAKEFLAGS) check-variant VARIANT=hardened VARIANT_FLAGS="CC='$(CC)' $$flags"
 
 # configure links the kernel's headers into the build tree when the compiler has none
 # (musl-gcc on Debian: configure.ac, kernel-headers).
