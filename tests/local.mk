@@ -74,7 +74,7 @@ endif
 # Man pages render cleanly.
 TESTS += tests/man.sh
 EXTRA_DIST += tests/man.sh
-tests/man.sh: $(man_MANS)
+tests/man.sh: $(man_MANS) man/flinkshim-longpath.1
 
 EXTRA_DIST += tests/installcheck.sh tests/installcheck.c
 installcheck-local:
