@@ -16,7 +16,8 @@ AM_TESTS_ENVIRONMENT = \
 	HELPERS='$(abs_top_builddir)/tests/helpers'; export HELPERS; \
 	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB; \
 	FLINKSHIM_SANITIZERS='$(FLINKSHIM_SANITIZERS)'; export FLINKSHIM_SANITIZERS; \
-	FLINKSHIM_LIBC='$(FLINKSHIM_LIBC_NAME)'; export FLINKSHIM_LIBC;
+	FLINKSHIM_LIBC='$(FLINKSHIM_LIBC_NAME)'; export FLINKSHIM_LIBC; \
+	FLS_CC='$(CC) $(SANITIZER_FLAGS)'; export FLS_CC;
 
 EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh
 
@@ -75,6 +76,10 @@ endif
 TESTS += tests/man.sh
 EXTRA_DIST += tests/man.sh
 tests/man.sh: $(man_MANS) man/flinkshim-longpath.1
+# flink(3)'s example compiles as printed, and works.
+TESTS += tests/man_example.sh
+EXTRA_DIST += tests/man_example.sh
+tests/man_example.sh: man/flink.3 libflinkshim.la
 
 EXTRA_DIST += tests/installcheck.sh tests/installcheck.c
 installcheck-local:
