@@ -3,6 +3,7 @@
 #include "elf_static.h"
 
 #include <elf.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Read a little- or big-endian field of 2, 4 or 8 bytes. */
@@ -20,8 +21,11 @@ enum elf_kind elf_classify(const unsigned char *head, size_t len)
 {
 	char unused[1];
 
-	return elf_interp(head, len, unused, sizeof(unused));
+	return elf_interp(head, len, unused, sizeof(unused), NULL);
 }
+
+static enum elf_kind elf_headers(const unsigned char *head, size_t len, char *out,
+				 size_t outsz);
 
 /* Copy PT_INTERP's string into out if it lies within head, is NUL-terminated there (the
  * kernel requires it) and fits. */
@@ -34,7 +38,63 @@ static void copy_interp(const unsigned char *head, size_t len, unsigned long lon
 	memcpy(out, head + off, size);
 }
 
-enum elf_kind elf_interp(const unsigned char *head, size_t len, char *out, size_t outsz)
+enum elf_kind elf_interp(const unsigned char *head, size_t len, char *out, size_t outsz,
+			 struct elf_arch *arch)
+{
+	enum elf_kind kind = elf_headers(head, len, out, outsz);
+
+	if (arch != NULL) {
+		memset(arch, 0, sizeof(*arch));
+		if (kind != ELF_NOT_ELF) {
+			/* elf_headers() checked that the whole header is there. */
+			arch->elf_class = head[EI_CLASS];
+			arch->data = head[EI_DATA];
+			arch->machine = (unsigned short)field(head + offsetof(Elf32_Ehdr, e_machine), 2,
+							      arch->data == ELFDATA2MSB);
+		}
+	}
+	return kind;
+}
+
+int elf_arch_equal(const struct elf_arch *a, const struct elf_arch *b)
+{
+	return a->elf_class == b->elf_class && a->data == b->data && a->machine == b->machine;
+}
+
+const char *elf_arch_name(const struct elf_arch *a, char *buf, size_t bufsz)
+{
+	static const struct {
+		unsigned short machine;
+		unsigned char elf_class;
+		const char *name;
+	} names[] = {
+		{ EM_X86_64, ELFCLASS64, "x86-64" },
+		{ EM_X86_64, ELFCLASS32, "x32 (x86-64 with 32-bit pointers)" },
+		{ EM_386, ELFCLASS32, "x86 (i386)" },
+		{ EM_AARCH64, ELFCLASS64, "AArch64" },
+		{ EM_AARCH64, ELFCLASS32, "AArch64 ILP32" },
+		{ EM_ARM, ELFCLASS32, "ARM" },
+		{ EM_RISCV, ELFCLASS64, "RISC-V" },
+		{ EM_PPC64, ELFCLASS64, "POWER" },
+		{ EM_PPC, ELFCLASS32, "PowerPC" },
+		{ EM_S390, ELFCLASS64, "s390x" },
+		{ EM_MIPS, ELFCLASS32, "MIPS" },
+		{ EM_MIPS, ELFCLASS64, "MIPS64" },
+	};
+	const char *bits = a->elf_class == ELFCLASS64 ? "64-bit" : "32-bit";
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].machine == a->machine && names[i].elf_class == a->elf_class) {
+			snprintf(buf, bufsz, "%s %s", bits, names[i].name);
+			return buf;
+		}
+	snprintf(buf, bufsz, "%s machine %u, %s-endian", bits, a->machine,
+		 a->data == ELFDATA2MSB ? "big" : "little");
+	return buf;
+}
+
+static enum elf_kind elf_headers(const unsigned char *head, size_t len, char *out, size_t outsz)
 {
 	int is64, big;
 	unsigned long long phoff, phentsize, phnum, i;

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE 1
 #include "config.h"
 
+#include "arch_support.h"
 #include "elf_static.h"
 #include "flinkshim_paths.h"
 #include "flinkshim_check.h"
@@ -27,6 +28,12 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifdef __GLIBC__
+#define LOADER_NAME "glibc's ld.so"
+#else
+#define LOADER_NAME "the dynamic loader"
+#endif
 
 #define EXIT_WRAPPER 125
 #define EXIT_CANNOT_RUN 126
@@ -72,9 +79,39 @@ __attribute__((format(printf, 2, 3))) static int fail(int status, const char *fm
 }
 
 /*
- * Which library to preload, as an absolute path. Run from a build tree (libflinkshim.la
- * beside the executable), the freshly built one; installed, the one in $(libdir). The
- * executable's own path comes from AT_EXECFN, which needs no /proc.
+ * The installed library through ld.so's $LIB token, when the build installs it in a
+ * multiarch directory (FLINKSHIM_LIB_TOKEN_DIR, shim/local.mk): glibc expands $LIB for each
+ * program to its own architecture's directory (lib/x86_64-linux-gnu, lib/i386-linux-gnu on
+ * Debian), so one LD_PRELOAD serves the programs of every architecture whose build of the
+ * library is installed, and their children of another. Only where it leads to the very
+ * library at path for this program (dlopen expands $LIB as ld.so does, and gives the same
+ * handle for the same file); otherwise path itself.
+ */
+static void prefer_lib_token(char *path, size_t pathsz)
+{
+	char token_path[PATH_MAX];
+	void *direct, *token;
+
+	if (FLINKSHIM_LIB_TOKEN_DIR[0] == '\0' ||
+	    (size_t)snprintf(token_path, sizeof(token_path), "%s/%s", FLINKSHIM_LIB_TOKEN_DIR,
+			     FLINKSHIM_SONAME) >= sizeof(token_path) ||
+	    strlen(token_path) >= pathsz)
+		return;
+	direct = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	token = dlopen(token_path, RTLD_NOW | RTLD_LOCAL);
+	if (direct != NULL && token == direct)
+		snprintf(path, pathsz, "%s", token_path);
+	if (token != NULL)
+		dlclose(token);
+	if (direct != NULL)
+		dlclose(direct);
+}
+
+/*
+ * Which library to preload. Run from a build tree (libflinkshim.la beside the executable),
+ * the freshly built one, as an absolute path; installed, the one in $(libdir), through $LIB
+ * where that works (prefer_lib_token). The executable's own path comes from AT_EXECFN, which
+ * needs no /proc.
  */
 static int find_library(char *out, size_t outsz)
 {
@@ -102,6 +139,21 @@ static int find_library(char *out, size_t outsz)
 	}
 	if ((size_t)snprintf(out, outsz, "%s/%s", FLINKSHIM_LIBDIR, FLINKSHIM_SONAME) >= outsz)
 		return -1;
+	prefer_lib_token(out, outsz);
+	return 0;
+}
+
+/*
+ * LD_PRELOAD has no escaping: the loader splits it at spaces and colons (glibc), or colons
+ * and any whitespace (musl). A library path holding one would be cut in two there, and the
+ * command would run without the shim although dlopen() took the path whole. The separator, or
+ * 0 if there is none.
+ */
+static char preload_breaker(const char *path)
+{
+	for (; *path != '\0'; path++)
+		if (preload_is_separator(*path))
+			return *path;
 	return 0;
 }
 
@@ -135,6 +187,8 @@ static const char *which(const char *cmd, char *buf, size_t bufsz)
 struct command_info {
 	const char *path;      /* as execvp() would find it; NULL if not found */
 	enum elf_kind kind;    /* of path itself (a script is ELF_NOT_ELF) */
+	struct elf_arch arch;  /* the machine code that will run: path's, or for a script its
+	                          #! interpreter's (elf_class 0 if unknown) */
 	char interp[PATH_MAX]; /* the dynamic loader that will run it (a script's: that of its
 	                          #! interpreter), or empty if none or unknown */
 	char script[PATH_MAX]; /* a script's #! interpreter, or empty */
@@ -174,6 +228,7 @@ static void inspect(const char *cmd, char *buf, size_t bufsz, struct command_inf
 	ssize_t n;
 
 	c->kind = ELF_NOT_ELF;
+	memset(&c->arch, 0, sizeof(c->arch));
 	c->interp[0] = '\0';
 	c->script[0] = '\0';
 	c->path = which(cmd, buf, bufsz);
@@ -181,11 +236,43 @@ static void inspect(const char *cmd, char *buf, size_t bufsz, struct command_inf
 	if (c->path == NULL || access(c->path, X_OK) != 0 ||
 	    (n = read_head(c->path, head, sizeof(head))) <= 0)
 		return;
-	c->kind = elf_interp(head, (size_t)n, c->interp, sizeof(c->interp));
+	c->kind = elf_interp(head, (size_t)n, c->interp, sizeof(c->interp), &c->arch);
 	if (c->kind == ELF_NOT_ELF &&
 	    shebang(head, (size_t)n, c->script, sizeof(c->script)) &&
 	    (n = read_head(c->script, head, sizeof(head))) > 0)
-		elf_interp(head, (size_t)n, c->interp, sizeof(c->interp));
+		elf_interp(head, (size_t)n, c->interp, sizeof(c->interp), &c->arch);
+}
+
+/* This build's own architecture, for the messages below. */
+static const char *self_arch_name(void)
+{
+	static char name[64];
+	struct elf_arch self;
+
+	arch_self(&self);
+	return elf_arch_name(&self, name, sizeof(name));
+}
+
+/* "32-bit x86 (i386)" for the messages below. */
+static const char *arch_phrase(const struct elf_arch *a, char *buf, size_t bufsz)
+{
+	char name[64];
+
+	snprintf(buf, bufsz, "%s", elf_arch_name(a, name, sizeof(name)));
+	return buf;
+}
+
+/* For --trace: say so when the tracer cannot rewrite COMMAND's calls. */
+static void trace_reach_warning(const struct command_info *c)
+{
+	char name[64];
+
+	if (c->arch.elf_class != 0 && !arch_trace_serves(&c->arch))
+		fprintf(stderr,
+			"flinkshim: warning: %s is a %s program, and --trace in this build "
+			"rewrites the system calls of %s programs only: its /proc/self/fd links "
+			"are not rewritten (mount /proc)\n",
+			c->path, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name());
 }
 
 /* The C library of the loader that will run the command, when it is not the one this
@@ -199,21 +286,38 @@ static const char *foreign_libc(const struct command_info *c)
 
 /* Can the preload reach the command? 0 if so (perhaps after a warning); otherwise the exit
  * status, after a message that says what to do instead. */
-static int preload_can_reach(const struct command_info *c)
+static int preload_can_reach(const struct command_info *c, const char *preload)
 {
 	const char *libc = foreign_libc(c);
 	char who[2 * PATH_MAX + 32];
+	char name[64];
 
 	if (c->script[0] != '\0')
 		snprintf(who, sizeof(who), "%s (a script for %s)", c->path, c->script);
 	else
 		snprintf(who, sizeof(who), "%s", c->path != NULL ? c->path : "");
-	if (c->kind == ELF_STATIC)
+	if (c->kind == ELF_STATIC && arch_trace_serves(&c->arch))
 		fprintf(stderr,
 			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
 			"it, so its /proc/self/fd links are not rewritten (run it with "
 			"flinkshim --trace, or --auto; or mount /proc)\n",
 			c->path);
+	else if (c->kind == ELF_STATIC)
+		fprintf(stderr,
+			"flinkshim: warning: %s is a statically linked %s program: LD_PRELOAD "
+			"cannot reach it, and --trace in this build rewrites the system calls of "
+			"%s programs only, so its /proc/self/fd links are not rewritten "
+			"(mount /proc)\n",
+			c->path, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name());
+	else if (c->arch.elf_class != 0 && !arch_preload_serves(preload, &c->arch))
+		fprintf(stderr,
+			"flinkshim: warning: %s runs as a %s program, and this flinkshim's library "
+			"is built for %s programs: the loader will ignore it, so the program's "
+			"/proc/self/fd links are not rewritten. Install the library built for "
+			"that architecture (Debian: the libflinkshim0 package of it, as "
+			"libflinkshim0:i386)%s, or mount /proc.\n",
+			who, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name(),
+			arch_trace_serves(&c->arch) ? ", run it with --trace" : "");
 	if (libc == NULL)
 		return 0;
 	/* glibc's loader cannot load a musl library at all: the program would not start. musl's
@@ -242,9 +346,19 @@ static int run(char **argv, const char *lib)
 	char *preload;
 	void *handle;
 	int status;
+	char sep = preload_breaker(lib);
 
+	if (sep != 0)
+		return fail(EXIT_WRAPPER,
+			    "cannot preload the shim library %s: its path holds %s, where %s splits "
+			    "LD_PRELOAD (which has no escaping), so the command would run without "
+			    "it. Install or copy the library to a path without spaces or colons, "
+			    "and name it with FLINKSHIM_LIBRARY.",
+			    lib, sep == ':' ? "a colon" : sep == ' ' ? "a space" : "whitespace",
+			    LOADER_NAME);
 	/* Load it here first, as fakechroot does: a missing or broken library is an error
-	 * now, not a loader warning the user may never see. */
+	 * now, not a loader warning the user may never see. dlopen() expands $LIB as the
+	 * loader does. */
 	handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (handle == NULL)
 		return fail(EXIT_WRAPPER, "cannot load the shim library %s: %s", lib, dlerror());
@@ -254,7 +368,7 @@ static int run(char **argv, const char *lib)
 	if (setenv("LD_PRELOAD", preload, 1) != 0)
 		return fail(EXIT_WRAPPER, "cannot set LD_PRELOAD: %s", strerror(errno));
 	inspect(argv[0], buf, sizeof(buf), &c);
-	status = preload_can_reach(&c);
+	status = preload_can_reach(&c, lib);
 	if (status != 0)
 		return status;
 	execvp(argv[0], argv);
@@ -296,19 +410,28 @@ int main(int argc, char **argv)
 	}
 	if (check && mode != MODE_PRELOAD)
 		return fail(EXIT_WRAPPER, "--check cannot be combined with --trace or --auto");
-	if (mode == MODE_AUTO && i < argc) {
-		/* The trace mode for what no preload of ours reaches: a static program, or one
-		 * whose loader belongs to another C library. */
+	if (find_library(lib, sizeof(lib)) != 0)
+		return fail(EXIT_WRAPPER, "library path too long");
+	if (mode != MODE_PRELOAD && i < argc) {
 		char buf[PATH_MAX];
 		struct command_info c;
 
 		inspect(argv[i], buf, sizeof(buf), &c);
-		mode = c.kind == ELF_STATIC || foreign_libc(&c) != NULL ? MODE_TRACE : MODE_PRELOAD;
+		/* --auto: the trace mode for what no preload of ours reaches (a static program,
+		 * one whose loader belongs to another C library, or whose architecture has no
+		 * library of ours), where the tracer can rewrite it; the preload otherwise, whose
+		 * warnings then say what is not served. */
+		if (mode == MODE_AUTO)
+			mode = (c.kind == ELF_STATIC || foreign_libc(&c) != NULL ||
+				(c.arch.elf_class != 0 && !arch_preload_serves(lib, &c.arch))) &&
+					       arch_trace_serves(&c.arch)
+				       ? MODE_TRACE
+				       : MODE_PRELOAD;
+		if (mode == MODE_TRACE) {
+			trace_reach_warning(&c);
+			return trace_supervisor_run(argv + i);
+		}
 	}
-	if (mode == MODE_TRACE && i < argc)
-		return trace_supervisor_run(argv + i);
-	if (find_library(lib, sizeof(lib)) != 0)
-		return fail(EXIT_WRAPPER, "library path too long");
 	if (check) {
 		if (argc - i > 1)
 			return fail(EXIT_WRAPPER, "--check takes at most one directory");

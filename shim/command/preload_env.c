@@ -4,9 +4,13 @@
 
 #include <string.h>
 
-static int is_separator(char c)
+int preload_is_separator(char c)
 {
-	return c == ':' || c == ' ' || c == '\t' || c == '\n';
+#ifdef __GLIBC__
+	return c == ':' || c == ' ';
+#else
+	return c == ':' || c == ' ' || (c >= '\t' && c <= '\r');
+#endif
 }
 
 /* Any copy of the shim, whatever its directory or version suffix. */
@@ -43,10 +47,10 @@ size_t preload_compose(const char *lib, const char *existing, char *out, size_t 
 		const char *entry;
 		size_t len;
 
-		while (is_separator(*p))
+		while (preload_is_separator(*p))
 			p++;
 		entry = p;
-		while (*p != '\0' && !is_separator(*p))
+		while (*p != '\0' && !preload_is_separator(*p))
 			p++;
 		len = (size_t)(p - entry);
 		if (len == 0 || is_shim(entry, len))

@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out, *raw;
 	size_t len, outsz;
 	enum elf_kind kind;
+	struct elf_arch arch;
 
 	if (size == 0)
 		return 0;
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A known byte everywhere: a reader that wrote past the NUL, or nothing, would show. */
 	memset(out, 'Z', outsz > 0 ? outsz : 1);
 
-	kind = elf_interp(head, len, out, outsz);
+	kind = elf_interp(head, len, out, outsz, &arch);
 	/*
 	 * With outsz 0 there is no room even for the NUL, so the reader may not write at all. ASan
 	 * cannot tell: its malloc(0) hands out a usable byte, as does our 1-byte buffer, so the
@@ -78,6 +79,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		broken("elf_interp returns no kind at all", NULL);
 	if (elf_classify(head, len) != kind)
 		broken("elf_classify and elf_interp disagree", NULL);
+	/* The class and machine are the header's own bytes, and nothing for a file that is not
+	 * ELF. */
+	if (kind == ELF_NOT_ELF ? arch.elf_class != 0 || arch.data != 0 || arch.machine != 0
+				: len < 20 || arch.elf_class != head[4] || arch.data != head[5] ||
+					  arch.machine != (arch.data == 2 ? head[18] << 8 | head[19]
+									  : head[19] << 8 | head[18]))
+		broken("the class or machine reported is not the header's", NULL);
+	if (kind != ELF_NOT_ELF && arch.elf_class != 1 && arch.elf_class != 2)
+		broken("an ELF class other than 32 or 64 bits", NULL);
 	if (outsz > 0) {
 		if (memchr(out, '\0', outsz) == NULL)
 			broken("the interpreter is not NUL-terminated within its buffer", NULL);

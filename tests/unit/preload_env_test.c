@@ -27,7 +27,27 @@ int main(void)
 	check("a.so:b.so", "/opt/x/lib/libflinkshim.so.0:a.so:b.so");
 	/* glibc also splits on spaces: each entry survives, joined with ':' */
 	check("a.so b.so", "/opt/x/lib/libflinkshim.so.0:a.so:b.so");
-	check("  a.so  :: b.so\t", "/opt/x/lib/libflinkshim.so.0:a.so:b.so");
+	check("  a.so  :: b.so ", "/opt/x/lib/libflinkshim.so.0:a.so:b.so");
+#ifdef __GLIBC__
+	/* glibc's ld.so splits at spaces and colons only: a tab or a newline is part of a path
+	 * there, and splitting at it would preload other files than the user's */
+	check("a.so\tb.so:c.so", "/opt/x/lib/libflinkshim.so.0:a.so\tb.so:c.so");
+	check("my\ndir/x.so", "/opt/x/lib/libflinkshim.so.0:my\ndir/x.so");
+	tap_ok(!preload_is_separator('\t') && !preload_is_separator('\n') &&
+		       preload_is_separator(' ') && preload_is_separator(':'),
+	       "glibc: the separators are space and colon");
+#else
+	/* musl's splits at colons and any whitespace */
+	check("a.so\tb.so:c.so", "/opt/x/lib/libflinkshim.so.0:a.so:b.so:c.so");
+	check("  a.so  :: b.so\t\n", "/opt/x/lib/libflinkshim.so.0:a.so:b.so");
+	tap_ok(preload_is_separator('\t') && preload_is_separator('\n') &&
+		       preload_is_separator('\v') && preload_is_separator(' ') &&
+		       preload_is_separator(':'),
+	       "musl: the separators are colon and whitespace");
+#endif
+	tap_ok(!preload_is_separator('/') && !preload_is_separator('$') &&
+		       !preload_is_separator('a'),
+	       "a slash, a dollar ($LIB) or a letter is part of a path");
 	/* nesting the wrapper adds nothing */
 	check(LIB, LIB);
 	check("/opt/x/lib/libflinkshim.so.0:a.so", "/opt/x/lib/libflinkshim.so.0:a.so");

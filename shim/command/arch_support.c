@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+#include "arch_support.h"
+
+#include "trace_arch.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The linker's name for this program's own ELF header (GNU ld, gold and lld define it). */
+extern const unsigned char __ehdr_start[] __attribute__((visibility("hidden")));
+
+void arch_self(struct elf_arch *out)
+{
+	uint16_t machine; /* in this machine's own byte order, since it is this program's */
+
+	memcpy(&machine, __ehdr_start + offsetof(Elf32_Ehdr, e_machine), sizeof(machine));
+	out->elf_class = __ehdr_start[EI_CLASS];
+	out->data = __ehdr_start[EI_DATA];
+	out->machine = machine;
+}
+
+int arch_trace_serves(const struct elf_arch *a)
+{
+	struct elf_arch self;
+
+	arch_self(&self);
+	/* The tracer rewrites the system calls of its own architecture only: its seccomp filter
+	 * (shim/trace/trace_filter.c) lets i386 (int 0x80) and x32 calls through untouched.
+	 * When it learns another, say so here. */
+	return TRACE_ARCH_SUPPORTED && elf_arch_equal(a, &self);
+}
+
+/* Is path an ELF file of architecture a? */
+static int file_is_arch(const char *path, const struct elf_arch *a)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)];
+	struct elf_arch got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && elf_interp(head, (size_t)n, NULL, 0, &got) != ELF_NOT_ELF &&
+	       elf_arch_equal(&got, a);
+}
+
+/* Does dir/ENTRY/soname, for an entry of dir whose name starts with prefix, hold a library
+ * of architecture a? */
+static int some_entry_holds(const char *dir, const char *prefix, const char *soname,
+			    const struct elf_arch *a)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (d == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, soname) >=
+			    sizeof(path))
+			continue;
+		found = file_is_arch(path, a);
+	}
+	closedir(d);
+	return found;
+}
+
+int arch_preload_serves(const char *preload, const struct elf_arch *a)
+{
+	static const char token[] = "/$LIB/";
+	struct elf_arch self;
+	const char *at = strstr(preload, token);
+	char base[PATH_MAX], lib[PATH_MAX + 8];
+
+	arch_self(&self);
+	if (elf_arch_equal(a, &self))
+		return 1;
+	if (at == NULL || (size_t)(at - preload) >= sizeof(base))
+		return 0;
+	/* $LIB is lib/<triplet> on Debian's multiarch glibc, lib64 or lib elsewhere. */
+	snprintf(base, sizeof(base), "%.*s", (int)(at - preload), preload);
+	snprintf(lib, sizeof(lib), "%s/lib", base);
+	return some_entry_holds(base, "lib", at + sizeof(token) - 1, a) ||
+	       some_entry_holds(lib, "", at + sizeof(token) - 1, a);
+}
