@@ -254,8 +254,15 @@ static const char *enter_private_namespace(void)
 			 "mount namespaces)", strerror(errno));
 		return why;
 	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		die("make the mount namespace private");
+	/* In a chroot (pbuilder, sbuild) / is not a mount point and cannot be made private
+	 * (EINVAL); the only mount made here is over /proc, the chroot's own mount point, so
+	 * making that one private is enough. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 &&
+	    (errno != EINVAL || mount(NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0)) {
+		snprintf(why, sizeof(why), "neither / nor /proc can be made a private mount (%s): "
+			 "a chroot without /proc mounted?", strerror(errno));
+		return why;
+	}
 	if (!proc_is_mounted())
 		return "/proc is not mounted here, so the native idiom cannot run";
 	return NULL;

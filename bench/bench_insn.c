@@ -147,8 +147,10 @@ static int hide_proc(void)
 {
 	if (unshare(CLONE_NEWNS) != 0)
 		return 0;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		die("make the mount namespace private");
+	/* In a chroot / is not a mount point (EINVAL); /proc, the only mount made here, is. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 &&
+	    (errno != EINVAL || mount(NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0))
+		return 0;
 	return mount("none", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") == 0;
 }
 

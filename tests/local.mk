@@ -17,9 +17,11 @@ AM_TESTS_ENVIRONMENT = \
 	BATS_LIB='$(abs_top_srcdir)/tests/bats'; export BATS_LIB; \
 	FLINKSHIM_SANITIZERS='$(FLINKSHIM_SANITIZERS)'; export FLINKSHIM_SANITIZERS; \
 	FLINKSHIM_LIBC='$(FLINKSHIM_LIBC_NAME)'; export FLINKSHIM_LIBC; \
-	FLS_CC='$(CC) $(SANITIZER_FLAGS)'; export FLS_CC;
+	FLS_CC='$(CC) $(SANITIZER_FLAGS)'; export FLS_CC; \
+	FLS_PRIVATE_NS='$(abs_top_srcdir)/tests/private_ns.sh'; export FLS_PRIVATE_NS; \
+	FLS_HOST_CPU='$(host_cpu)'; export FLS_HOST_CPU;
 
-EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh
+EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh tests/private_ns.sh
 
 include tests/unit/local.mk
 include tests/helpers/local.mk

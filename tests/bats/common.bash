@@ -7,11 +7,15 @@
 # Shared by the bats suites: the test worlds and the assertions.
 #
 # A test world is built for real, never simulated in the library:
-#   noproc     a private mount namespace with an empty tmpfs over /proc (the host is untouched)
-#   unpriv     uid/gid 65534, no supplementary groups, no capabilities, empty bounding set
-#              (setpriv; it works inside the /proc-less namespace too: setpriv finds the last
-#              capability with prctl(PR_CAPBSET_READ) when /proc/sys is missing, and
-#              fls_setup_file checks the result)
+#   noproc     a private mount namespace with an empty tmpfs over /proc (the host is untouched),
+#              made by tests/private_ns.sh, which also works in a chroot (pbuilder, sbuild)
+#              and, through a user namespace, for an unprivileged caller (then "root" is root of
+#              that namespace)
+#   unpriv     as root: uid/gid 65534, no supplementary groups, no capabilities, empty bounding
+#              set (setpriv; it works inside the /proc-less namespace too: setpriv finds the
+#              last capability with prctl(PR_CAPBSET_READ) when /proc/sys is missing, and
+#              fls_setup_file checks the result). Not root: the caller itself, with no
+#              capability, also inside the /proc-less namespace (private_ns.sh --unpriv)
 #   oldkernel  a seccomp filter: linkat() with AT_EMPTY_PATH fails with ENOENT, as before 6.10
 #   nokcmp     a seccomp filter: kcmp() fails with EPERM, as under Docker's default profile
 #   shim       LD_PRELOAD of the library under test
@@ -35,7 +39,12 @@
 bats_require_minimum_version 1.5.0
 
 FLS_HELPERS=(legacy_link oldkernel passthrough foreign_fd nokcmp)
+# The unprivileged user: 65534 when we are root, else ourselves.
 FLS_UID=65534
+if [ "$(id -u)" != 0 ]; then
+	FLS_UID=$(id -u)
+fi
+: "${FLS_PRIVATE_NS:=${top_srcdir:-.}/tests/private_ns.sh}"
 
 # ---------------------------------------------------------------------------------------------
 # Setup
@@ -92,13 +101,21 @@ fls_probe() {
 	local probe creds
 
 	FLS_SKIP_NOPROC='' FLS_SKIP_UNPRIV='' FLS_SKIP_OLDKERNEL='' FLS_SKIP_STRACE='' FLS_SKIP_NOKCMP=''
+	# private_ns.sh says why it cannot build the world; that is the reason to skip.
+	if ! probe=$("$FLS_PRIVATE_NS" --noproc sh -c 'test ! -e /proc/self || echo "/proc is still there"' 2>&1) ||
+		[ -n "$probe" ]; then
+		FLS_SKIP_NOPROC="no /proc-less world here: ${probe#private_ns: }"
+	fi
 	if [ "$(id -u)" != 0 ]; then
-		FLS_SKIP_NOPROC="needs root: a /proc-less mount namespace is built with unshare -m and mount"
-		FLS_SKIP_UNPRIV="needs root: dropping to uid 65534 with setpriv needs CAP_SETUID"
-	else
-		if ! unshare -m sh -c 'mount -t tmpfs none /proc && test ! -e /proc/self' 2>/dev/null; then
-			FLS_SKIP_NOPROC="mount namespaces are not allowed here (unshare -m, or mount of a tmpfs over /proc, failed)"
+		# We are the unprivileged user: it must hold no capability at all.
+		creds=$(grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status | tr -d '\t' | tr '\n' ' ')
+		if [ "$creds" != "CapInh:0000000000000000 CapPrm:0000000000000000 CapEff:0000000000000000 CapAmb:0000000000000000 " ]; then
+			FLS_SKIP_UNPRIV="not root, but not unprivileged either (capabilities: $creds)"
+		elif [ -z "$FLS_SKIP_NOPROC" ] &&
+			[ "$(in_world noproc unpriv sh -c 'id -u; test -e /proc/self || echo noproc' 2>&1 | tr '\n' ' ')" != "$FLS_UID noproc " ]; then
+			FLS_SKIP_UNPRIV="private_ns.sh --unpriv does not give an unprivileged /proc-less world"
 		fi
+	else
 		probe=$(fls_workdir)
 		# With /proc mounted the status file tells what setpriv really left us.
 		creds=$(in_world unpriv sh -c 'id -u; id -g; id -G; grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb):" /proc/self/status; test -w "$1" && echo writable' sh "$probe" 2>&1 | tr '\n' ' ')
@@ -177,11 +194,22 @@ fls_workdir() {
 fls_argv() {
 	FLS_WRAP=()
 	FLS_ENV=()
+	local noproc_at=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		noproc) FLS_WRAP+=(unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh) ;;
-		unpriv) FLS_WRAP+=(setpriv "--reuid=$FLS_UID" "--regid=$FLS_UID" --clear-groups
-			--inh-caps=-all --bounding-set=-all) ;;
+		noproc)
+			noproc_at=${#FLS_WRAP[@]}
+			FLS_WRAP+=("$FLS_PRIVATE_NS" --noproc)
+			;;
+		unpriv)
+			if [ "$FLS_EUID" = 0 ]; then
+				FLS_WRAP+=(setpriv "--reuid=$FLS_UID" "--regid=$FLS_UID" --clear-groups
+					--inh-caps=-all --bounding-set=-all)
+			elif [ -n "$noproc_at" ]; then
+				# Not root: the namespace itself drops back to us, with no capability.
+				FLS_WRAP=("${FLS_WRAP[@]:0:noproc_at+2}" --unpriv "${FLS_WRAP[@]:noproc_at+2}")
+			fi
+			;;
 		oldkernel) FLS_WRAP+=("$FLS_PUB/oldkernel") ;;
 		nokcmp) FLS_WRAP+=("$FLS_PUB/nokcmp") ;;
 		shim) FLS_ENV+=("LD_PRELOAD=$FLS_LIB") ;;

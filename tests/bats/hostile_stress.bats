@@ -15,12 +15,12 @@ teardown() {
 }
 
 need_namespaces() {
-	[ "$(id -u)" = 0 ] || skip "needs root to build a /proc-less mount namespace"
-	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+	local why
+	why=$("$FLS_PRIVATE_NS" --noproc true 2>&1) || skip "no /proc-less world here: ${why#private_ns: }"
 }
 
 noproc() {
-	unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
+	"$FLS_PRIVATE_NS" --noproc "$@"
 }
 
 @test "hostile arguments: the shim without /proc answers exactly as the kernel with /proc" {

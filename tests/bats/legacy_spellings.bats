@@ -298,7 +298,7 @@ need_dev_link() {
 odd_dev_fd() {
 	local target=$1
 	shift
-	unshare -m sh -c 'mount -t tmpfs none /proc && mount -t tmpfs none /dev &&
+	"$FLS_PRIVATE_NS" --noproc sh -c 'mount -t tmpfs none /dev &&
 		ln -s "$1" /dev/fd && shift && exec "$@"' sh "$target" "$@"
 }
 

@@ -228,7 +228,7 @@ static_matrix() {
 	fls_need_noproc
 	local dir
 	dir=$(fls_workdir)
-	run --separate-stderr "$FLS_TRACE" --debug --trace unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+	run --separate-stderr "$FLS_TRACE" --debug --trace "$FLS_PRIVATE_NS" --noproc \
 		"$FLS_PUB/static_legacy" link "$dir" inner /dev/fd/%d
 	expect_eq status "$status" 0
 	expect_eq output "$output" "inner linkat=0"
@@ -258,8 +258,9 @@ other_pidns_link() {
 	dir=$(fls_workdir)
 	cmd=("$FLS_PUB/static_legacy" link "$dir" outer -)
 	if [ "$1" = inner ]; then
-		cmd=(unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "${cmd[@]}")
+		cmd=("$FLS_PRIVATE_NS" --noproc "${cmd[@]}")
 	fi
+	command -v pgrep >/dev/null || fls_fail "pgrep is not installed (procps): the suite needs it" || return 1
 	mkfifo "$dir/template"
 	# Open both ends here, so that the command's open of the fifo does not wait.
 	exec {fifo}<>"$dir/template"
@@ -300,7 +301,7 @@ other_pidns_link() {
 	printf 'fake\n' >"$dir/fake/7"
 	# /proc hidden, and /dev a tmpfs whose fd link leads to DIR/fake: the kernel links
 	# DIR/fake/7, not the open file (legacy_link says inode-mismatch), traced or not.
-	run --separate-stderr unshare -m sh -c 'mount -t tmpfs none /proc && mount -t tmpfs none /dev &&
+	run --separate-stderr "$FLS_PRIVATE_NS" --noproc sh -c 'mount -t tmpfs none /dev &&
 		ln -s "$1" /dev/fd && shift && exec "$@"' sh "$dir/fake" \
 		"$FLS_TRACE" --debug --trace "$FLS_PUB/static_legacy_link" -p /dev/fd/%d --fd=7 "$dir" traced
 	expect_eq output "$output" "linkat=0 inode-mismatch"

@@ -23,8 +23,9 @@ trace_probe() {
 	local err
 
 	FLS_SKIP_TRACE=
-	if [ "$(uname -m)" != x86_64 ]; then
-		FLS_SKIP_TRACE="--trace supports x86_64 only so far"
+	# The build's architecture, not the machine's: an i386 build on an x86_64 kernel too.
+	if [ "${FLS_HOST_CPU:-$(uname -m)}" != x86_64 ]; then
+		FLS_SKIP_TRACE="--trace supports x86_64 only so far (this build is for ${FLS_HOST_CPU:-$(uname -m)})"
 	elif ! err=$("$FLS_TRACE" --trace true 2>&1); then
 		if [[ $err == *"ptrace is not permitted here"* ]] && [ -n "$FLS_SKIP_STRACE" ]; then
 			FLS_SKIP_TRACE="ptrace is forbidden here ($FLS_SKIP_STRACE): $err"

@@ -9,7 +9,7 @@
 #   noshim     no shim, /proc hidden           not judged: shows, for a divergence, whether the
 #                                              shim passed the call through untouched
 #
-# each in a private mount namespace (unshare -m) of its own, with a tmpfs to work in and a
+# each in a private mount namespace (tests/private_ns.sh) of its own, with a tmpfs to work in and a
 # second tmpfs for "another filesystem"; the /proc-less runs mount an empty tmpfs over /proc
 # (the host is untouched). Unprivileged runs drop
 # privileges for real with setpriv after the mounts. The old-kernel simulation is a seccomp
@@ -30,13 +30,16 @@
 # One TAP point per case; a divergence is a "not ok" with both lines.
 # The last line is "# parity: D divergences in N cases, G known gaps as TODO".
 #
-# Needs root (namespaces, setpriv); skips otherwise, or where namespaces are not allowed.
+# As root, the unprivileged worlds are uid 65534 (setpriv). Not root, the private namespaces are
+# user namespaces too (private_ns.sh): "root" is root of the namespace, and "unprivileged" the
+# caller itself with no capability. Skips, saying why, where no such namespace can be made.
 set -u
 
 : "${FLINKSHIM_LIB:?FLINKSHIM_LIB is not set: run through make check}"
 : "${top_builddir:?top_builddir is not set: run through make check}"
 
 UNPRIV=65534
+[ "$(id -u)" = 0 ] || UNPRIV=$(id -u)
 # parity_driver.c's CONTENT: the root-owned files must hold the bytes the driver checks.
 ROOTFILE_CONTENT='parity'
 SETPRIV="setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups --inh-caps=-all"
@@ -53,9 +56,8 @@ bail() {
 	exit 99
 }
 
-[ "$(id -u)" = 0 ] || skip_all "needs root: private mount namespaces and setpriv"
-command -v unshare >/dev/null 2>&1 || skip_all "unshare (util-linux) is not installed"
-unshare -m true 2>/dev/null || skip_all "private mount namespaces are not allowed here"
+private_ns=${FLS_PRIVATE_NS:-$top_srcdir/tests/private_ns.sh}
+why=$("$private_ns" true 2>&1) || skip_all "no private mount namespace here: ${why#private_ns: }"
 command -v setpriv >/dev/null 2>&1 || bail "setpriv (util-linux) is not installed"
 [ -x "$driver" ] || bail "$driver is missing: build it first"
 [ -r "$FLINKSHIM_LIB" ] || bail "the library $FLINKSHIM_LIB is missing: build first"
@@ -96,8 +98,9 @@ not_ok() {
 run() {
 	world=$1 kind=$2
 	case $world in
-	unpriv*) uid=$UNPRIV priv=$SETPRIV ;;
-	*) uid=0 priv= ;;
+	unpriv*) uid=$UNPRIV priv=$SETPRIV ns=
+		[ "$(id -u)" = 0 ] || priv= ns=--unpriv ;;
+	*) uid=0 priv= ns= ;;
 	esac
 	case $world in
 	*oldkernel) old=oldkernel ;;
@@ -110,9 +113,9 @@ run() {
 	esac
 	scratch=$pub/$world.$kind
 	mkdir -p "$scratch" || return 1
-	# $priv and $preload are word lists on purpose; the inner script expands its own "$1"...
+	# $ns, $priv and $preload are word lists on purpose; the inner script expands its own "$1"...
 	# shellcheck disable=SC2086,SC2016
-	unshare -m --propagation private sh -c '
+	"$private_ns" $ns sh -c '
 		set -e
 		mount -t tmpfs -o "mode=0755,uid=$2,gid=$2,size=64m" parity-scratch "$1"
 		printf "%s\n" "$4" >"$1/rootfile-ro"
