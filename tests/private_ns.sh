@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# usage: private_ns.sh [--noproc] [--unpriv] [--] COMMAND [ARG]...
+# usage: private_ns.sh [--noproc] [--unpriv | --self] [--] COMMAND [ARG]...
 #
 # Runs COMMAND in a private mount namespace of its own, where it may mount what it likes
 # without touching the caller's world; with --noproc, an empty tmpfs is mounted over /proc
@@ -15,22 +15,25 @@
 #   - unprivileged: a user namespace with the mount namespace (unshare -rm), where the caller is
 #     root of its own namespace (capabilities there only). With --unpriv, COMMAND runs as the
 #     caller's own uid instead, with no capability at all (unshare -c, then setpriv drops the
-#     capabilities kept for the mounts). The kernel refuses a user namespace in a chroot.
+#     capabilities kept for the mounts). With --self, COMMAND runs as the caller's own uid but
+#     still holds the namespace's capabilities (ambient), for a COMMAND that mounts more first
+#     and then drops them itself. The kernel refuses a user namespace in a chroot.
 # When none of this is possible it exits 125 and says why on stderr (the suites' skip reason).
 # Without --unpriv, root stays root: the suites drop privileges themselves with setpriv.
 set -u
 
-noproc=0 unpriv=0
+noproc=0 unpriv=0 self=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--noproc) noproc=1 ;;
 	--unpriv) unpriv=1 ;;
+	--self) self=1 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# -gt 0 ] || { echo "usage: private_ns.sh [--noproc] [--unpriv] [--] COMMAND [ARG]..." >&2; exit 125; }
+[ $# -gt 0 ] || { echo "usage: private_ns.sh [--noproc] [--unpriv | --self] [--] COMMAND [ARG]..." >&2; exit 125; }
 
 # Runs inside the new namespace: $1 is 1 to hide /proc, $2 1 to drop the namespace's
 # capabilities, $3 the directory to come back to after a chroot; then COMMAND.
@@ -78,7 +81,7 @@ if ! err=$(unshare -rm true 2>&1); then
 	echo "private_ns: not root, and no user namespace can be made here: unprivileged user namespaces are not allowed (kernel.unprivileged_userns_clone, user.max_user_namespaces, a seccomp or AppArmor profile), or this is a chroot, where the kernel refuses them (unshare -rm: ${err:-failed})" >&2
 	exit 125
 fi
-if [ "$unpriv" = 1 ]; then
-	exec unshare -U -m --map-current-user --keep-caps sh -c "$inner" "$inner" "$noproc" 1 "$PWD" "$@"
+if [ "$unpriv" = 1 ] || [ "$self" = 1 ]; then
+	exec unshare -U -m --map-current-user --keep-caps sh -c "$inner" "$inner" "$noproc" "$unpriv" "$PWD" "$@"
 fi
 exec unshare -rm sh -c "$inner" "$inner" "$noproc" 0 "$PWD" "$@"

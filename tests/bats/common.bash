@@ -194,7 +194,7 @@ fls_workdir() {
 fls_argv() {
 	FLS_WRAP=()
 	FLS_ENV=()
-	local noproc_at=
+	local noproc_at= unpriv_seen=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		noproc)
@@ -202,6 +202,7 @@ fls_argv() {
 			FLS_WRAP+=("$FLS_PRIVATE_NS" --noproc)
 			;;
 		unpriv)
+			unpriv_seen=1
 			if [ "$FLS_EUID" = 0 ]; then
 				FLS_WRAP+=(setpriv "--reuid=$FLS_UID" "--regid=$FLS_UID" --clear-groups
 					--inh-caps=-all --bounding-set=-all)
@@ -229,6 +230,11 @@ fls_argv() {
 		echo "fls_argv: no command" >&2
 		return 2
 	}
+	# Not root: a root world (neither noproc nor unpriv) is root of a user namespace, with
+	# /proc mounted, as noproc's is without it.
+	if [ "$FLS_EUID" != 0 ] && [ -z "$noproc_at" ] && [ -z "$unpriv_seen" ]; then
+		FLS_WRAP=("$FLS_PRIVATE_NS" "${FLS_WRAP[@]}")
+	fi
 	FLS_CMD=("$@")
 	if [ "${1#*/}" = "$1" ] && [ -x "$FLS_PUB/$1" ]; then
 		FLS_CMD[0]=$FLS_PUB/$1

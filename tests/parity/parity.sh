@@ -99,7 +99,10 @@ run() {
 	world=$1 kind=$2
 	case $world in
 	unpriv*) uid=$UNPRIV priv=$SETPRIV ns=
-		[ "$(id -u)" = 0 ] || priv= ns=--unpriv ;;
+		# Not root: ourselves, holding the namespace's capabilities for the mounts, and
+		# dropping them after.
+		[ "$(id -u)" = 0 ] ||
+			priv="setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all" ns=--self ;;
 	*) uid=0 priv= ns= ;;
 	esac
 	case $world in
