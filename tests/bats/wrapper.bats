@@ -119,6 +119,30 @@ need_namespaces() {
 	[[ "$stderr" == *"cannot load the shim library $tmp/missing/libflinkshim.so.0"* ]]
 }
 
+@test "a library path with a space or a colon, which LD_PRELOAD would split: refused with 125, the command never runs" {
+	local dir sep
+	for dir in "my lib" "my:lib"; do
+		mkdir "$tmp/$dir"
+		cp "$FLINKSHIM_LIB" "$tmp/$dir/libflinkshim.so.0"
+		run --separate-stderr env FLINKSHIM_LIBRARY="$tmp/$dir/libflinkshim.so.0" \
+			"$FLINKSHIM_BIN" "$env_tool" print LD_PRELOAD
+		[ "$status" -eq 125 ]
+		[ -z "$output" ]
+		case $dir in *:*) sep="a colon" ;; *) sep="a space" ;; esac
+		[[ "$stderr" == "flinkshim: cannot preload the shim library $tmp/$dir/libflinkshim.so.0: its path holds $sep, where "*" splits LD_PRELOAD (which has no escaping)"* ]]
+	done
+	# A tab is part of a path for glibc's loader (not for musl's): preloaded as it is.
+	if [ "${FLINKSHIM_LIBC:-}" = glibc ]; then
+		mkdir "$tmp/tab"$'\t'"dir"
+		cp "$FLINKSHIM_LIB" "$tmp/tab"$'\t'"dir/libflinkshim.so.0"
+		run --separate-stderr env -u LD_PRELOAD FLINKSHIM_LIBRARY="$tmp/tab"$'\t'"dir/libflinkshim.so.0" \
+			"$FLINKSHIM_BIN" "$env_tool" print LD_PRELOAD
+		[ "$status" -eq 0 ]
+		[ "$output" = "$tmp/tab"$'\t'"dir/libflinkshim.so.0" ]
+		[ -z "$stderr" ]
+	fi
+}
+
 @test "a file that is not a library is a loud error too" {
 	echo 'not an ELF file' >"$tmp/libbroken.so"
 	run --separate-stderr env FLINKSHIM_LIBRARY="$tmp/libbroken.so" \
