@@ -10,7 +10,7 @@
 
 int main(int argc, char **argv)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], target[PATH_MAX];
 	int fd;
 
 	if (argc != 3)
@@ -21,7 +21,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (linkat(AT_FDCWD, path, AT_FDCWD, argv[2], AT_SYMLINK_FOLLOW) != 0) {
+	snprintf(target, sizeof(target), "%s/%s", argv[1], argv[2]);
+	if (linkat(AT_FDCWD, path, AT_FDCWD, target, AT_SYMLINK_FOLLOW) != 0) {
 		perror("linkat");
 		return 1;
 	}
