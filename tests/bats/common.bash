@@ -231,9 +231,11 @@ fls_argv() {
 		return 2
 	}
 	# Not root: a root world (neither noproc nor unpriv) is root of a user namespace, with
-	# /proc mounted, as noproc's is without it.
+	# /proc mounted, as noproc's is without it. in_world adds it; batch_add does not, since
+	# its commands run inside the batch's world.
+	FLS_ROOT_NS=
 	if [ "$FLS_EUID" != 0 ] && [ -z "$noproc_at" ] && [ -z "$unpriv_seen" ]; then
-		FLS_WRAP=("$FLS_PRIVATE_NS" "${FLS_WRAP[@]}")
+		FLS_ROOT_NS=$FLS_PRIVATE_NS
 	fi
 	FLS_CMD=("$@")
 	if [ "${1#*/}" = "$1" ] && [ -x "$FLS_PUB/$1" ]; then
@@ -244,6 +246,7 @@ fls_argv() {
 # in_world [noproc] [unpriv] [oldkernel] [nokcmp] [shim] [debug] [preload=LIST] [VAR=value] CMD [ARG]...
 in_world() {
 	fls_argv "$@" || return
+	[ -z "$FLS_ROOT_NS" ] || FLS_WRAP=("$FLS_ROOT_NS" "${FLS_WRAP[@]}")
 	if [ "${#FLS_ENV[@]}" -gt 0 ]; then
 		"${FLS_WRAP[@]}" env "${FLS_ENV[@]}" "${FLS_CMD[@]}"
 	else

@@ -286,6 +286,7 @@ other_pidns_link() {
 	need_trace
 	fls_need_noproc
 	if ! unshare -pf true 2>/dev/null; then
+		[ "$EUID" = 0 ] || skip "not root: unshare -pf needs CAP_SYS_ADMIN (the supervisor must see the tracee's pid namespace from outside)"
 		skip "pid namespaces are not allowed here"
 	fi
 	other_pidns_link inner
