@@ -103,7 +103,7 @@ EXTRA_DIST += tests/undefined_symbols.sh tests/valgrind.sh tests/valgrind.supp
 # it whatever the variant's compiler, so this tree's own `make check` already runs it.
 VARIANT =
 VARIANT_FLAGS =
-.PHONY: check-variant check-sanitizers check-musl check-hardened
+.PHONY: check-variant check-sanitizers check-musl check-hardened check-i386
 check-variant:
 	@case '$(VARIANT)' in '' | */* | *' '*) \
 		echo "check-variant: say VARIANT=NAME (a plain word)" >&2; exit 1;; esac
@@ -146,6 +146,16 @@ check-hardened:
 		DEB_CFLAGS_MAINT_APPEND="$(HARDENED_EXTRA_CFLAGS) $$cf" \
 		dpkg-buildflags --export=configure) && \
 	$(MAKE) $(AM_MAKEFLAGS) check-variant VARIANT=hardened VARIANT_FLAGS="CC='$(CC)' $$flags"
+
+# i386 (any 32-bit target shows the same things): the library, the command and every test
+# program built with $(CC) -m32, on an x86-64 machine (Debian: gcc-multilib). --trace is
+# x86_64-only: its tests skip, saying so.
+check-i386:
+	@case '$(host_cpu)' in x86_64) ;; *) \
+		echo "check-i386: builds with $(CC) -m32 on an x86_64 host; this one is $(host_cpu)" >&2; \
+		exit 1;; esac
+	@$(MAKE) $(AM_MAKEFLAGS) check-variant VARIANT=i386 \
+		VARIANT_FLAGS="--host=i686-linux-gnu CC='$(CC) -m32'"
 
 # configure links the kernel's headers into the build tree when the compiler has none
 # (musl-gcc on Debian: configure.ac, kernel-headers).

@@ -15,6 +15,13 @@ progs="tests/unit/procfd_classify_test tests/unit/debug_log_test tests/unit/flin
 tests/unit/flink_replace_test tests/unit/preload_env_test tests/unit/elf_static_test"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# valgrind may have no support for this build's programs here: 32-bit x86 programs on an
+# amd64 system need the i386 C library's symbols (libc6-dbg:i386), or it stops at startup.
+valgrind -q --log-file="$log" "$top_builddir/tests/unit/preload_env_test" >/dev/null 2>&1
+if grep -q 'Fatal error at startup' "$log"; then
+	echo "1..0 # SKIP valgrind cannot start this build's programs here: $(grep -m1 -A3 'Fatal error at startup' "$log" | tr -s ' \n' ' ')"
+	exit 0
+fi
 n=0
 echo "1..$(echo $progs | wc -w)"
 for p in $progs; do

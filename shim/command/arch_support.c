@@ -38,10 +38,25 @@ int arch_trace_serves(const struct elf_arch *a)
 	return TRACE_ARCH_SUPPORTED && elf_arch_equal(a, &self);
 }
 
+const char *arch_trace_scope(char *buf, size_t bufsz)
+{
+	struct elf_arch self;
+	char name[64];
+
+	if (!TRACE_ARCH_SUPPORTED) {
+		snprintf(buf, bufsz, "this build has no --trace (x86_64 builds only)");
+		return buf;
+	}
+	arch_self(&self);
+	snprintf(buf, bufsz, "--trace in this build rewrites the system calls of %s programs only",
+		 elf_arch_name(&self, name, sizeof(name)));
+	return buf;
+}
+
 /* Is path an ELF file of architecture a? */
 static int file_is_arch(const char *path, const struct elf_arch *a)
 {
-	unsigned char head[sizeof(Elf64_Ehdr)];
+	unsigned char head[4096]; /* the program headers too: elf_interp() wants them */
 	struct elf_arch got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -90,7 +105,8 @@ int arch_preload_serves(const char *preload, const struct elf_arch *a)
 		return 1;
 	if (at == NULL || (size_t)(at - preload) >= sizeof(base))
 		return 0;
-	/* $LIB is lib/<triplet> on Debian's multiarch glibc, lib64 or lib elsewhere. */
+	/* $LIB is lib/<triplet> on Debian's multiarch glibc (libc6:i386 too), lib32 for
+	 * Debian's multilib i386 loader (libc6-i386), lib64 or lib elsewhere. */
 	snprintf(base, sizeof(base), "%.*s", (int)(at - preload), preload);
 	snprintf(lib, sizeof(lib), "%s/lib", base);
 	return some_entry_holds(base, "lib", at + sizeof(token) - 1, a) ||

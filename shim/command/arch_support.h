@@ -18,6 +18,11 @@ void arch_self(struct elf_arch *out);
 /* Does --trace rewrite the linkat() calls of programs of architecture a? */
 int arch_trace_serves(const struct elf_arch *a);
 
+/* What --trace covers, for messages: "--trace in this build rewrites the system calls of
+ * 64-bit x86-64 programs only", or, where the build has no tracer, "this build has no
+ * --trace (x86_64 builds only)". Written into buf. */
+const char *arch_trace_scope(char *buf, size_t bufsz);
+
 /* Does the preload string (as put into LD_PRELOAD) load into programs of architecture a?
  * Yes for this build's own; for another, only when preload goes through "/$LIB/" and a copy
  * of the library of that class and machine is installed in one of the directories $LIB can

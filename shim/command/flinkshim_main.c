@@ -265,14 +265,14 @@ static const char *arch_phrase(const struct elf_arch *a, char *buf, size_t bufsz
 /* For --trace: say so when the tracer cannot rewrite COMMAND's calls. */
 static void trace_reach_warning(const struct command_info *c)
 {
-	char name[64];
+	char name[64], scope[128];
 
 	if (c->arch.elf_class != 0 && !arch_trace_serves(&c->arch))
 		fprintf(stderr,
-			"flinkshim: warning: %s is a %s program, and --trace in this build "
-			"rewrites the system calls of %s programs only: its /proc/self/fd links "
+			"flinkshim: warning: %s is a %s program, and %s: its /proc/self/fd links "
 			"are not rewritten (mount /proc)\n",
-			c->path, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name());
+			c->path, arch_phrase(&c->arch, name, sizeof(name)),
+			arch_trace_scope(scope, sizeof(scope)));
 }
 
 /* The C library of the loader that will run the command, when it is not the one this
@@ -290,7 +290,7 @@ static int preload_can_reach(const struct command_info *c, const char *preload)
 {
 	const char *libc = foreign_libc(c);
 	char who[2 * PATH_MAX + 32];
-	char name[64];
+	char name[64], scope[128];
 
 	if (c->script[0] != '\0')
 		snprintf(who, sizeof(who), "%s (a script for %s)", c->path, c->script);
@@ -304,11 +304,11 @@ static int preload_can_reach(const struct command_info *c, const char *preload)
 			c->path);
 	else if (c->kind == ELF_STATIC)
 		fprintf(stderr,
-			"flinkshim: warning: %s is a statically linked %s program: LD_PRELOAD "
-			"cannot reach it, and --trace in this build rewrites the system calls of "
-			"%s programs only, so its /proc/self/fd links are not rewritten "
+			"flinkshim: warning: %s is statically linked (a %s program): LD_PRELOAD "
+			"cannot reach it, and %s, so its /proc/self/fd links are not rewritten "
 			"(mount /proc)\n",
-			c->path, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name());
+			c->path, arch_phrase(&c->arch, name, sizeof(name)),
+			arch_trace_scope(scope, sizeof(scope)));
 	else if (c->arch.elf_class != 0 && !arch_preload_serves(preload, &c->arch))
 		fprintf(stderr,
 			"flinkshim: warning: %s runs as a %s program, and this flinkshim's library "

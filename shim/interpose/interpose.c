@@ -49,7 +49,9 @@ static int never_readable(const char *p)
 #elif UINTPTR_MAX > 0xffffffffu
 	return a >> 56 != 0;
 #else
-	return 0;
+	/* 32-bit: the last page is never user memory (compat tasks on x86-64 end at
+	 * 0xffffe000, on arm64 at 0xfffff000; 32-bit kernels keep the top gigabyte or more). */
+	return a > UINTPTR_MAX - 4096;
 #endif
 }
 

@@ -163,7 +163,7 @@ need_namespaces() {
 @test "a statically linked command: a warning that the preload cannot reach it, and it still runs" {
 	run --separate-stderr "$FLINKSHIM_BIN" "$HELPERS/static_true"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"static_true is statically linked: LD_PRELOAD cannot reach it"* ]]
+	[[ "$stderr" == *"static_true is statically linked"*": LD_PRELOAD cannot reach it"* ]]
 	run --separate-stderr "$FLINKSHIM_BIN" "$env_tool" exit 0
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -206,7 +206,10 @@ build_other_libc_program() {
 	# A script for such a program: the loader that counts is its interpreter's.
 	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" "$tmp/other-script"
 	[[ "$stderr" == *"$tmp/other-script (a script for $tmp/other) runs under $other_libc's loader"* ]]
-	# --auto: no preload at all (LD_PRELOAD stays unset), the trace mode, no warning.
+	# --auto: no preload at all (LD_PRELOAD stays unset), the trace mode, no warning. Only
+	# x86_64 builds have a tracer (and only for programs of their own architecture).
+	[ "${FLS_HOST_CPU:-$(uname -m)}" = x86_64 ] ||
+		skip "--auto: --trace supports x86_64 only so far (this build is for $FLS_HOST_CPU)"
 	run --separate-stderr env -u LD_PRELOAD "$FLINKSHIM_BIN" --auto "$tmp/other"
 	[ "$status" -eq 0 ]
 	[ "$output" = unset ]
