@@ -21,7 +21,7 @@ setup_file() {
 
 setup() {
 	[ -x "$MA_BIN" ] && [ -x "$MA_I386/legacy_tmpfile" ] ||
-		skip "no i386 build beside this one (configure found no \$CC -m32 for i386 programs: Debian's gcc-multilib)"
+		skip "no i386 build beside this one (configure makes it for x86_64 glibc builds whose \$CC -m32 builds i386 programs: Debian's gcc-multilib)"
 	native=$(gcc -print-multiarch 2>/dev/null)
 	i386=i386-linux-gnu
 	rm -rf "$MA_ROOT/usr"

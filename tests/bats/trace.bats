@@ -753,7 +753,7 @@ other_pidns_link() {
 	if [ "${FLS_HOST_CPU:-$(uname -m)}" = x86_64 ]; then
 		expect_match stderr "$stderr" "static_legacy is statically linked: LD_PRELOAD cannot reach it.*flinkshim --trace"
 	else
-		expect_match stderr "$stderr" "static_legacy is statically linked \\(a [^)]*\\): LD_PRELOAD cannot reach it, and this build has no --trace"
+		expect_match stderr "$stderr" "static_legacy is statically linked \\(a .* program\\): LD_PRELOAD cannot reach it, and this build has no --trace"
 	fi
 }
 
