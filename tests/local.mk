@@ -23,6 +23,10 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += tests/tap.h build-aux/tap-driver.sh tests/private_ns.sh
 
+# The /proc-less worlds in a chroot laid out as package builders make them.
+TESTS += tests/private_ns_test.sh
+EXTRA_DIST += tests/private_ns_test.sh
+
 include tests/unit/local.mk
 include tests/helpers/local.mk
 include tests/bats/local.mk
