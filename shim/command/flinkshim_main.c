@@ -253,26 +253,50 @@ static const char *self_arch_name(void)
 	return elf_arch_name(&self, name, sizeof(name));
 }
 
-/* "32-bit x86 (i386)" for the messages below. */
-static const char *arch_phrase(const struct elf_arch *a, char *buf, size_t bufsz)
-{
-	char name[64];
-
-	snprintf(buf, bufsz, "%s", elf_arch_name(a, name, sizeof(name)));
-	return buf;
-}
-
 /* For --trace: say so when the tracer cannot rewrite COMMAND's calls. */
 static void trace_reach_warning(const struct command_info *c)
 {
 	char name[64], scope[128];
 
+	elf_arch_name(&c->arch, name, sizeof(name));
+	arch_trace_scope(scope, sizeof(scope));
 	if (c->arch.elf_class != 0 && !arch_trace_serves(&c->arch))
 		fprintf(stderr,
 			"flinkshim: warning: %s is a %s program, and %s: its /proc/self/fd links "
 			"are not rewritten (mount /proc)\n",
-			c->path, arch_phrase(&c->arch, name, sizeof(name)),
-			arch_trace_scope(scope, sizeof(scope)));
+			c->path, name, scope);
+}
+
+/* For the preload: say so when it cannot reach COMMAND, for its linking or its
+ * architecture, and what would. who names COMMAND (and a script's interpreter). */
+static void preload_reach_warning(const struct command_info *c, const char *who,
+				  const char *preload)
+{
+	char name[64], scope[128];
+
+	elf_arch_name(&c->arch, name, sizeof(name));
+	arch_trace_scope(scope, sizeof(scope));
+	if (c->kind == ELF_STATIC && arch_trace_serves(&c->arch))
+		fprintf(stderr,
+			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
+			"it, so its /proc/self/fd links are not rewritten (run it with "
+			"flinkshim --trace, or --auto; or mount /proc)\n",
+			c->path);
+	else if (c->kind == ELF_STATIC)
+		fprintf(stderr,
+			"flinkshim: warning: %s is statically linked (a %s program): LD_PRELOAD "
+			"cannot reach it, and %s, so its /proc/self/fd links are not rewritten "
+			"(mount /proc)\n",
+			c->path, name, scope);
+	else if (c->arch.elf_class != 0 && !arch_preload_serves(preload, &c->arch))
+		fprintf(stderr,
+			"flinkshim: warning: %s runs as a %s program, and this flinkshim's library "
+			"is built for %s programs: the loader will ignore it, so the program's "
+			"/proc/self/fd links are not rewritten. Install the library built for "
+			"that architecture (Debian: the libflinkshim0 package of it, as "
+			"libflinkshim0:i386)%s, or mount /proc.\n",
+			who, name, self_arch_name(),
+			arch_trace_serves(&c->arch) ? ", run it with --trace" : "");
 }
 
 /* The C library of the loader that will run the command, when it is not the one this
@@ -290,34 +314,12 @@ static int preload_can_reach(const struct command_info *c, const char *preload)
 {
 	const char *libc = foreign_libc(c);
 	char who[2 * PATH_MAX + 32];
-	char name[64], scope[128];
 
 	if (c->script[0] != '\0')
 		snprintf(who, sizeof(who), "%s (a script for %s)", c->path, c->script);
 	else
 		snprintf(who, sizeof(who), "%s", c->path != NULL ? c->path : "");
-	if (c->kind == ELF_STATIC && arch_trace_serves(&c->arch))
-		fprintf(stderr,
-			"flinkshim: warning: %s is statically linked: LD_PRELOAD cannot reach "
-			"it, so its /proc/self/fd links are not rewritten (run it with "
-			"flinkshim --trace, or --auto; or mount /proc)\n",
-			c->path);
-	else if (c->kind == ELF_STATIC)
-		fprintf(stderr,
-			"flinkshim: warning: %s is statically linked (a %s program): LD_PRELOAD "
-			"cannot reach it, and %s, so its /proc/self/fd links are not rewritten "
-			"(mount /proc)\n",
-			c->path, arch_phrase(&c->arch, name, sizeof(name)),
-			arch_trace_scope(scope, sizeof(scope)));
-	else if (c->arch.elf_class != 0 && !arch_preload_serves(preload, &c->arch))
-		fprintf(stderr,
-			"flinkshim: warning: %s runs as a %s program, and this flinkshim's library "
-			"is built for %s programs: the loader will ignore it, so the program's "
-			"/proc/self/fd links are not rewritten. Install the library built for "
-			"that architecture (Debian: the libflinkshim0 package of it, as "
-			"libflinkshim0:i386)%s, or mount /proc.\n",
-			who, arch_phrase(&c->arch, name, sizeof(name)), self_arch_name(),
-			arch_trace_serves(&c->arch) ? ", run it with --trace" : "");
+	preload_reach_warning(c, who, preload);
 	if (libc == NULL)
 		return 0;
 	/* glibc's loader cannot load a musl library at all: the program would not start. musl's
