@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # make demo: a legacy O_TMPFILE program in a world without /proc, first alone, then under
-# flinkshim. Needs root (a private mount namespace; the host's /proc is untouched).
+# flinkshim. In a private mount namespace (the host's /proc is untouched).
 # usage: demo.sh BUILDDIR
 set -u
 builddir=$1
 prog=$builddir/tests/helpers/legacy_tmpfile
 wrapper=$builddir/flinkshim
 
-if ! unshare -m true 2>/dev/null; then
-	echo "demo: cannot create a private mount namespace here (needs root and unshare(CLONE_NEWNS));" >&2
+# tests/private_ns.sh: as root, in a chroot too; not root, in a user namespace.
+private_ns=$(dirname "$0")/private_ns.sh
+if ! why=$("$private_ns" true 2>&1); then
+	echo "demo: cannot create a private mount namespace here: ${why#private_ns: }" >&2
 	echo "demo: run 'make demo' as root on a machine or container that allows it" >&2
 	exit 1
 fi
@@ -17,8 +19,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/flinkshim-demo.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 
 echo "== In a private mount namespace with an empty tmpfs over /proc:"
-unshare -m sh -c '
-	mount -t tmpfs none /proc || exit 3
+"$private_ns" --noproc sh -c '
 	echo "   ls /proc: [$(ls -A /proc)]"
 	echo "== 1. without flinkshim:"
 	"$1" "$3" without

@@ -107,7 +107,7 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE over another user's file in a sticky directory: EPERM first, the file still linkable" {
-	need_root_namespaces
+	need_namespaces
 	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
 	mkdir "$tmp/sticky"
 	chmod 1777 "$tmp/sticky"
@@ -122,7 +122,7 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE over one's own file in someone else's sticky directory: replaced" {
-	need_root_namespaces
+	need_namespaces
 	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
 	mkdir "$tmp/sticky"
 	chmod 1777 "$tmp/sticky"
@@ -135,7 +135,7 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE over root's file in a sticky directory, as root: CAP_FOWNER allows it" {
-	need_root_namespaces
+	need_namespaces
 	mkdir "$tmp/sticky"
 	chmod 1777 "$tmp/sticky"
 	echo theirs >"$tmp/sticky/theirs.txt"
@@ -159,10 +159,10 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE whose rename fails after the link (a mount point: EBUSY): the O_TMPFILE keeps its temporary name, still linkable" {
-	need_root_namespaces
+	need_namespaces
 	echo old >"$tmp/t"
 	echo other >"$tmp/other"
-	run unshare -m sh -c 'mount --bind "$1/other" "$1/t" && "$2" --replace --rescue rescue "$1" t new' \
+	run "$FLS_PRIVATE_NS" sh -c 'mount --bind "$1/other" "$1/t" && "$2" --replace --rescue rescue "$1" t new' \
 		sh "$tmp" "$HELPERS/flink_tool"
 	[ "${lines[0]}" = "flinkat=-1 errno=EBUSY" ]
 	[ "${lines[1]}" = "rescue=0" ]
@@ -178,10 +178,10 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE of a file with another name whose rename fails: the temporary name is removed" {
-	need_root_namespaces
+	need_namespaces
 	echo old >"$tmp/t"
 	echo other >"$tmp/other"
-	run unshare -m sh -c 'mount --bind "$1/other" "$1/t" && "$2" --prelink first --replace "$1" t new' \
+	run "$FLS_PRIVATE_NS" sh -c 'mount --bind "$1/other" "$1/t" && "$2" --prelink first --replace "$1" t new' \
 		sh "$tmp" "$HELPERS/flink_tool"
 	[ "$output" = "flinkat=-1 errno=EBUSY" ]
 	[ "$(cat "$tmp/first")" = new ]
@@ -205,12 +205,12 @@ as_nobody() {
 # imitated with a tmpfs over /proc that holds a procfs at /proc/.p and a link /proc/self ->
 # .p/self, and the old-kernel filter (the direct form refused).
 no_thread_self() {
-	unshare -m sh -c 'mount -t tmpfs none /proc && mkdir /proc/.p &&
+	"$FLS_PRIVATE_NS" sh -c 'mount -t tmpfs none /proc && mkdir /proc/.p &&
 		mount -t proc proc /proc/.p && ln -s .p/self /proc/self && exec "$@"' sh "$@"
 }
 
 @test "flinkat() without /proc/thread-self (Linux < 3.17), direct form refused: the /proc/self route" {
-	need_root_namespaces
+	need_namespaces
 	"$HELPERS/oldkernel" true 2>/dev/null || skip "cannot install the old-kernel seccomp filter"
 	run no_thread_self "$HELPERS/oldkernel" "$HELPERS/flink_tool" "$tmp" t content
 	[ "$output" = "flinkat=0" ]
@@ -225,9 +225,9 @@ no_thread_self() {
 }
 
 @test "flinkat() where /proc is a plain directory holding thread-self/fd/N: never that file" {
-	need_root_namespaces
+	need_namespaces
 	"$HELPERS/oldkernel" true 2>/dev/null || skip "cannot install the old-kernel seccomp filter"
-	run unshare -m sh -c 'mount -t tmpfs none /proc && mkdir -p /proc/thread-self/fd /proc/self/fd &&
+	run "$FLS_PRIVATE_NS" sh -c 'mount -t tmpfs none /proc && mkdir -p /proc/thread-self/fd /proc/self/fd &&
 		for n in 3 4 5 6 7 8 9; do echo DECOY >/proc/thread-self/fd/$n; echo DECOY >/proc/self/fd/$n; done &&
 		exec "$@"' sh "$HELPERS/oldkernel" "$HELPERS/flink_tool" "$tmp" t content
 	[ "$output" = "flinkat=-1 errno=ENOENT" ]

@@ -10,6 +10,7 @@
 
 #include "../tap.h"
 #include "errno_name.h"
+#include "namespace_root.h"
 #include "flink.h"
 
 #include <dirent.h>
@@ -35,36 +36,6 @@
 static char dir[PATH_MAX];
 static int dir_fd = -1;
 static int is_root;
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-/* unshare(CLONE_NEWUSER), with our uid and gid mapped to 0 inside. 0, or -1 where user
- * namespaces are not allowed (then the direct-form comparisons skip). */
-static int become_namespace_root(void)
-{
-	char map[64];
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
-
-	if (unshare(CLONE_NEWUSER) != 0)
-		return -1;
-	snprintf(map, sizeof(map), "0 %lu 1\n", (unsigned long)uid);
-	if (write_file("/proc/self/uid_map", map) != 0 ||
-	    write_file("/proc/self/setgroups", "deny") != 0)
-		return -1;
-	snprintf(map, sizeof(map), "0 %lu 1\n", (unsigned long)gid);
-	return write_file("/proc/self/gid_map", map);
-}
 
 static int new_tmpfile(int extra_flags)
 {
@@ -531,7 +502,7 @@ int main(void)
 	/* Not root: root of a user namespace of our own, where it is allowed (unprivileged
 	 * builds), holds CAP_DAC_READ_SEARCH over the files this process opens from then on:
 	 * the kernel's direct form then runs for the comparisons as it does for root. */
-	is_root = geteuid() == 0 || become_namespace_root() == 0;
+	is_root = geteuid() == 0 || become_namespace_root(0) == 0;
 	if (mkdtemp(dir) == NULL)
 		tap_skip_all("cannot make a temporary directory in %s: %s", dir, strerror(errno));
 	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

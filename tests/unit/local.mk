@@ -2,7 +2,7 @@
 # Unit tests (TAP, one program per shim source) and the spelling probe, which measures the
 # same case table as the classifier's unit test against the running kernel.
 
-EXTRA_DIST += tests/unit/procfd_cases.h tests/unit/errno_name.h
+EXTRA_DIST += tests/unit/procfd_cases.h tests/unit/errno_name.h tests/unit/namespace_root.h
 
 check_PROGRAMS += tests/unit/procfd_classify_test
 TESTS += tests/unit/procfd_classify_test
