@@ -20,6 +20,11 @@ need_namespaces() {
 	why=$("$FLS_PRIVATE_NS" true 2>&1) || skip "no private mount namespace here: ${why#private_ns: }"
 }
 
+# need_root WHY: for the cases a user namespace cannot stand in for.
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root: $1"
+}
+
 # Run "$@" without privilege: as 65534 when we are root, as ourselves otherwise.
 unprivileged() {
 	if [ "$(id -u)" = 0 ]; then
@@ -107,6 +112,7 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE over another user's file in a sticky directory: EPERM first, the file still linkable" {
+	need_root "two users (root's file, nobody linking)"
 	need_namespaces
 	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
 	mkdir "$tmp/sticky"
@@ -122,6 +128,7 @@ as_nobody() {
 }
 
 @test "FLINK_REPLACE over one's own file in someone else's sticky directory: replaced" {
+	need_root "two users (root's directory, nobody's file)"
 	need_namespaces
 	cp "$HELPERS/flink_tool" "$FLINKSHIM_LIB" "$tmp/"
 	mkdir "$tmp/sticky"
@@ -210,6 +217,7 @@ no_thread_self() {
 }
 
 @test "flinkat() without /proc/thread-self (Linux < 3.17), direct form refused: the /proc/self route" {
+	need_root "mounting a procfs (a user namespace may not, for the pid namespace it does not own)"
 	need_namespaces
 	"$HELPERS/oldkernel" true 2>/dev/null || skip "cannot install the old-kernel seccomp filter"
 	run no_thread_self "$HELPERS/oldkernel" "$HELPERS/flink_tool" "$tmp" t content
