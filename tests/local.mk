@@ -94,7 +94,8 @@ installcheck-local:
 
 # What the library may call (async-signal-safe functions only), and the unit tests under
 # valgrind. They run after the unit tests themselves (make's order of TESTS).
-TESTS += tests/undefined_symbols.sh tests/valgrind.sh
+TESTS += tests/undefined_symbols.sh tests/valgrind.sh tests/debian_symbols.sh
+EXTRA_DIST += tests/debian_symbols.sh
 EXTRA_DIST += tests/undefined_symbols.sh tests/valgrind.sh tests/valgrind.supp
 
 # The same suite in another build variant:
