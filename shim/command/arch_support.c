@@ -29,13 +29,25 @@ void arch_self(struct elf_arch *out)
 
 int arch_trace_serves(const struct elf_arch *a)
 {
-	struct elf_arch self;
+#if TRACE_ARCH_SUPPORTED
+	/* The tracer rewrites the system calls of the ABIs its seccomp filter traps
+	 * (trace_arch_abis: on x86_64, native, i386 and x32), each known by the audit arch the
+	 * kernel reports: the ELF machine, with bits for 64 bits and little-endian. x32
+	 * programs enter the kernel through the x86-64 entry, so theirs is AUDIT_ARCH_X86_64. */
+	unsigned int audit = a->machine;
+	int i;
 
-	arch_self(&self);
-	/* The tracer rewrites the system calls of its own architecture only: its seccomp filter
-	 * (shim/trace/trace_filter.c) lets i386 (int 0x80) and x32 calls through untouched.
-	 * When it learns another, say so here. */
-	return TRACE_ARCH_SUPPORTED && elf_arch_equal(a, &self);
+	if (a->elf_class == ELFCLASS64 || a->machine == EM_X86_64)
+		audit |= 0x80000000U; /* __AUDIT_ARCH_64BIT */
+	if (a->data == ELFDATA2LSB)
+		audit |= 0x40000000U; /* __AUDIT_ARCH_LE */
+	for (i = 0; i < trace_arch_nabis; i++)
+		if (a->elf_class != 0 && trace_arch_abis[i].audit_arch == audit)
+			return 1;
+#else
+	(void)a;
+#endif
+	return 0;
 }
 
 const char *arch_trace_scope(char *buf, size_t bufsz)

@@ -15,7 +15,8 @@
 /* The class and machine of this very program (and of the library built with it). */
 void arch_self(struct elf_arch *out);
 
-/* Does --trace rewrite the linkat() calls of programs of architecture a? */
+/* Does --trace rewrite the linkat() calls of programs of architecture a? (Read from the
+ * tracer's own table of system call ABIs: when it learns one, this follows.) */
 int arch_trace_serves(const struct elf_arch *a);
 
 /* What --trace covers, for messages: "--trace in this build rewrites the system calls of
