@@ -87,15 +87,21 @@ __attribute__((format(printf, 2, 3))) static int fail(int status, const char *fm
  * library at path for this program (dlopen expands $LIB as ld.so does, and gives the same
  * handle for the same file); otherwise path itself.
  */
+static int lib_token_path(char *out, size_t outsz)
+{
+	return FLINKSHIM_LIB_TOKEN_DIR[0] == '\0' ||
+			       (size_t)snprintf(out, outsz, "%s/%s", FLINKSHIM_LIB_TOKEN_DIR,
+						FLINKSHIM_SONAME) >= outsz
+		       ? -1
+		       : 0;
+}
+
 static void prefer_lib_token(char *path, size_t pathsz)
 {
 	char token_path[PATH_MAX];
 	void *direct, *token;
 
-	if (FLINKSHIM_LIB_TOKEN_DIR[0] == '\0' ||
-	    (size_t)snprintf(token_path, sizeof(token_path), "%s/%s", FLINKSHIM_LIB_TOKEN_DIR,
-			     FLINKSHIM_SONAME) >= sizeof(token_path) ||
-	    strlen(token_path) >= pathsz)
+	if (lib_token_path(token_path, sizeof(token_path)) != 0 || strlen(token_path) >= pathsz)
 		return;
 	direct = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	token = dlopen(token_path, RTLD_NOW | RTLD_LOCAL);
@@ -108,10 +114,11 @@ static void prefer_lib_token(char *path, size_t pathsz)
 }
 
 /*
- * Which library to preload. Run from a build tree (libflinkshim.la beside the executable),
- * the freshly built one, as an absolute path; installed, the one in $(libdir), through $LIB
- * where that works (prefer_lib_token). The executable's own path comes from AT_EXECFN, which
- * needs no /proc.
+ * Which library to preload, as an absolute path. Run from a build tree (libflinkshim.la
+ * beside the executable), the freshly built one; installed, the one in $(libdir), and then 1
+ * is returned: the preload names it through $LIB where that works (prefer_lib_token, called
+ * only on the way to the preload, so that --trace never loads the library). The executable's
+ * own path comes from AT_EXECFN, which needs no /proc. -1 if the path is too long.
  */
 static int find_library(char *out, size_t outsz)
 {
@@ -139,8 +146,7 @@ static int find_library(char *out, size_t outsz)
 	}
 	if ((size_t)snprintf(out, outsz, "%s/%s", FLINKSHIM_LIBDIR, FLINKSHIM_SONAME) >= outsz)
 		return -1;
-	prefer_lib_token(out, outsz);
-	return 0;
+	return 1;
 }
 
 /*
@@ -382,7 +388,7 @@ int main(int argc, char **argv)
 {
 	char lib[PATH_MAX];
 	enum { MODE_PRELOAD, MODE_TRACE, MODE_AUTO } mode = MODE_PRELOAD;
-	int check = 0;
+	int check = 0, installed;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -412,11 +418,15 @@ int main(int argc, char **argv)
 	}
 	if (check && mode != MODE_PRELOAD)
 		return fail(EXIT_WRAPPER, "--check cannot be combined with --trace or --auto");
-	if (find_library(lib, sizeof(lib)) != 0)
+	installed = find_library(lib, sizeof(lib));
+	if (installed < 0)
 		return fail(EXIT_WRAPPER, "library path too long");
 	if (mode != MODE_PRELOAD && i < argc) {
-		char buf[PATH_MAX];
+		char buf[PATH_MAX], token[PATH_MAX];
 		struct command_info c;
+		/* What the preload would name, for --auto's choice, without loading it. */
+		const char *would = installed && lib_token_path(token, sizeof(token)) == 0 ? token
+											   : lib;
 
 		inspect(argv[i], buf, sizeof(buf), &c);
 		/* --auto: the trace mode for what no preload of ours reaches (a static program,
@@ -425,7 +435,7 @@ int main(int argc, char **argv)
 		 * warnings then say what is not served. */
 		if (mode == MODE_AUTO)
 			mode = (c.kind == ELF_STATIC || foreign_libc(&c) != NULL ||
-				(c.arch.elf_class != 0 && !arch_preload_serves(lib, &c.arch))) &&
+				(c.arch.elf_class != 0 && !arch_preload_serves(would, &c.arch))) &&
 					       arch_trace_serves(&c.arch)
 				       ? MODE_TRACE
 				       : MODE_PRELOAD;
@@ -434,6 +444,8 @@ int main(int argc, char **argv)
 			return trace_supervisor_run(argv + i);
 		}
 	}
+	if (installed)
+		prefer_lib_token(lib, sizeof(lib));
 	if (check) {
 		if (argc - i > 1)
 			return fail(EXIT_WRAPPER, "--check takes at most one directory");
