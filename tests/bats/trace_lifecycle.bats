@@ -70,9 +70,11 @@ flinkshim_children() {
 	for sig in TERM INT HUP QUIT; do
 		rm -f "$dir/job"
 		# The command exits 3 and leaves a daemon (env: a shell's background job ignores
-		# SIGINT and SIGQUIT, this one must not).
+		# SIGINT and SIGQUIT, and a run under nohup ignores SIGHUP; this one must not, or it
+		# rightly outlives the signal, as it would without flinkshim).
 		in_background "$dir/out" "$FLS_TRACE" --trace sh -c \
-			'env --default-signal=INT,QUIT sleep 1000 & echo $! >"$1"; exit 3' sh "$dir/job"
+			'env --default-signal=TERM,INT,HUP,QUIT sleep 1000 & echo $! >"$1"; exit 3' \
+			sh "$dir/job"
 		for i in $(seq 400); do
 			[ -s "$dir/job" ] && [ -z "$(flinkshim_children "$BG_PID")" ] && break
 			sleep 0.05
